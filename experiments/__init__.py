@@ -1,0 +1,1 @@
+"""Hydra config root of privbench (YAML only; a package so installs ship the configs)."""

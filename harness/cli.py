@@ -1,0 +1,166 @@
+"""The ``privbench`` command line.
+
+::
+
+    privbench run [--debug] [--no-preflight] [-m] [hydra overrides...]
+    privbench collect RUN_DIR [RUN_DIR...] [-o FILE]
+    privbench report RUN_DIR [RUN_DIR...] [-o OUT_DIR]
+    privbench list {generators,metrics,datasets,experiments,suites,profiles}
+    privbench validate
+
+Bad input prints one line (``privbench: error: ...``) and exits 2; ``--debug`` shows the
+traceback instead.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from harness.errors import PrivbenchError
+
+LIST_GROUPS = {
+    "generators": "generator",
+    "metrics": "metric",
+    "datasets": "dataset",
+    "experiments": "experiment",
+    "suites": "suite",
+    "profiles": "profile",
+}
+
+
+def _setup_environment() -> None:
+    """Process-wide defaults set before heavy imports: numba's on-disk cache, thread counts."""
+    cache_root = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "privbench"
+    os.environ.setdefault("NUMBA_CACHE_DIR", str(cache_root / "numba"))
+    os.environ.setdefault("HYDRA_FULL_ERROR", "1" if os.environ.get("PRIVBENCH_DEBUG") else "0")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``privbench`` console script; returns the exit code."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    debug = "--debug" in argv
+    if debug:
+        argv.remove("--debug")
+        os.environ["PRIVBENCH_DEBUG"] = "1"
+    _setup_environment()
+    try:
+        return _dispatch(argv)
+    except PrivbenchError as exc:
+        if debug:
+            raise
+        print(f"privbench: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("privbench: interrupted", file=sys.stderr)
+        return 130
+
+
+def _dispatch(argv: list[str]) -> int:
+    if not argv or argv[0] in ("-h", "--help"):
+        print(__doc__)
+        return 0
+    command, rest = argv[0], argv[1:]
+    if command == "run":
+        return _run(rest)
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if command == "collect":
+        return _collect(args)
+    if command == "report":
+        return _report(args)
+    if command == "list":
+        return _list(args)
+    if command == "validate":
+        from harness.validate import validate_all
+
+        return validate_all()
+    parser.error(f"unknown command {command!r}")
+    return 2
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="privbench", description="privacy-preserving data publishing benchmarks")
+    sub = parser.add_subparsers(dest="command", required=True)
+    sub.add_parser("run", help="run a trial or a Hydra multirun (-m)")
+    collect = sub.add_parser("collect", help="collect the result rows of runs into one table")
+    collect.add_argument("run_dirs", nargs="+", type=Path)
+    collect.add_argument("-o", "--output", type=Path, default=None, help="output .parquet or .csv")
+    report = sub.add_parser("report", help="tables, statistics and figures of runs")
+    report.add_argument("run_dirs", nargs="+", type=Path)
+    report.add_argument("-o", "--output", type=Path, default=None, help="report directory (default RUN_DIR/report)")
+    lister = sub.add_parser("list", help="list registered configs")
+    lister.add_argument("what", choices=sorted(LIST_GROUPS))
+    sub.add_parser("validate", help="compose and instantiate every config")
+    return parser
+
+
+def _run(rest: list[str]) -> int:
+    skip_preflight = "--no-preflight" in rest
+    if skip_preflight:
+        rest.remove("--no-preflight")
+    multirun = "-m" in rest or "--multirun" in rest
+    overrides = [a for a in rest if not a.startswith("-")]
+    flags = [a for a in rest if a.startswith("-")]
+    hydra_only = {"--cfg", "-c", "--help", "-h", "--hydra-help", "--info", "-i", "--resolve", "--package", "-p"}
+    if not skip_preflight and not (set(flags) & hydra_only):
+        from harness.preflight import preflight
+
+        n_jobs = preflight(overrides, multirun=multirun, base_dir=Path.cwd())
+        os.environ["PRIVBENCH_N_JOBS"] = str(n_jobs)
+        print(f"privbench: {n_jobs} trial(s) validated", file=sys.stderr)
+    from harness.app import hydra_main
+
+    saved = sys.argv
+    sys.argv = ["privbench", *rest]
+    try:
+        hydra_main()
+    finally:
+        sys.argv = saved
+    return 0
+
+
+def _collect(args: argparse.Namespace) -> int:
+    from harness.collect import collect, write_table
+
+    results = collect(args.run_dirs)
+    output = args.output or (args.run_dirs[0] / "results.parquet")
+    write_table(results, output)
+    counts = results["status"].value_counts().to_dict()
+    print(f"{len(results)} rows from {results['trial_key'].nunique()} trials -> {output}  (status: {counts})")
+    return 0
+
+
+def _report(args: argparse.Namespace) -> int:
+    from harness.collect import collect, run_config_text, write_table
+    from harness.report import build_report
+    from harness.versions import versions
+
+    results = collect(args.run_dirs)
+    out_dir = args.output or (args.run_dirs[0] / "report")
+    write_table(results, out_dir / "results.parquet")
+    title = ", ".join(sorted(results["experiment"].dropna().unique())) or "privbench report"
+    paths = build_report(
+        results, out_dir, title=title, config_text=run_config_text(args.run_dirs[0]), versions=versions()
+    )
+    print(f"report: {paths['report_html']}")
+    print(f"        {paths['report_md']}")
+    print(f"tables: {paths['tables_dir']}")
+    print(f"figures: {paths['figures_dir']}")
+    return 0
+
+
+def _list(args: argparse.Namespace) -> int:
+    from harness.describe import describe
+
+    group = LIST_GROUPS[args.what]
+    for name, summary in describe(group):
+        print(f"{name:<28} {summary}")
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,129 @@
+"""Validate every job of a run before anything runs.
+
+``privbench run`` composes the config of each job the command would launch (Hydra's
+basic-sweeper expansion of the command-line overrides and ``hydra.sweeper.params``), then
+builds its trial: dataset spec and data, QI set, split, generator and metrics. The first
+bad input stops the command with a one-line error before any trial starts.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from hydra import compose, initialize_config_module
+from hydra._internal.core_plugins.basic_sweeper import BasicSweeper
+from hydra.core.global_hydra import GlobalHydra
+from hydra.core.override_parser.overrides_parser import OverridesParser
+from hydra.errors import HydraException
+from omegaconf import OmegaConf
+from omegaconf.errors import OmegaConfBaseException
+from tqdm import tqdm
+
+from harness.errors import ConfigError, PrivbenchError, unknown_name
+from harness.registry import GROUPS, names
+
+GROUP_KEYS = {"dataset", "generator", "suite", "profile", "experiment"}
+
+
+def check_group_choices(overrides: Sequence[str]) -> None:
+    """Raise :class:`ConfigError` for an unknown group option (``generator=nope``), listing valid names."""
+    parser = OverridesParser.create()
+    try:
+        parsed = parser.parse_overrides(list(overrides))
+    except HydraException as exc:
+        raise ConfigError(f"cannot parse overrides: {_first_line(exc)}") from None
+    for override in parsed:
+        key = override.get_key_element().lstrip("+~")
+        if key not in GROUP_KEYS or override.is_delete():
+            continue
+        values = list(override.sweep_string_iterator()) if override.is_sweep_override() else [override.value()]
+        for value in values:
+            if value is None:
+                continue
+            if str(value) not in names(key):
+                raise unknown_name(key, str(value), names(key))
+
+
+@contextmanager
+def hydra_context() -> Iterator[None]:
+    """Initialise Hydra's global state on the ``experiments`` package (re-entrant)."""
+    if GlobalHydra.instance().is_initialized():
+        yield
+        return
+    with initialize_config_module(config_module="experiments", version_base=None):
+        yield
+
+
+def compose_job(overrides: Sequence[str]) -> Any:
+    """Compose the config of one job (with the ``hydra`` node) or raise :class:`ConfigError`."""
+    try:
+        return compose(config_name="config", overrides=list(overrides), return_hydra_config=True)
+    except (HydraException, OmegaConfBaseException) as exc:
+        raise ConfigError(_first_line(exc)) from None
+
+
+def expand_jobs(overrides: Sequence[str], *, multirun: bool) -> list[list[str]]:
+    """The override lists of every job the command would launch (basic-sweeper order)."""
+    if not multirun:
+        return [list(overrides)]
+    parser = OverridesParser.create()
+    plain = [o for o in parser.parse_overrides(list(overrides)) if not o.is_sweep_override()]
+    first = compose_job([o.input_line for o in plain] + [_first_value(o) for o in parser.parse_overrides(list(overrides)) if o.is_sweep_override()])
+    params = OmegaConf.to_container(first.hydra.sweeper.get("params") or {}) or {}
+    assert isinstance(params, dict)
+    arguments = [f"{k}={v}" for k, v in params.items()] + list(overrides)
+    batches = BasicSweeper.split_arguments(parser.parse_overrides(arguments), max_batch_size=None)
+    return [list(job) for batch in batches for job in batch]
+
+
+def preflight(overrides: Sequence[str], *, multirun: bool, base_dir: Path) -> int:
+    """Compose and build every job; return the number of jobs.
+
+    Raises
+    ------
+    PrivbenchError
+        The first bad input found, prefixed with the job's overrides.
+    """
+    from harness.app import trial_config
+    from harness.trial import prepare_trial
+
+    check_group_choices(overrides)
+    with hydra_context():
+        jobs = expand_jobs(overrides, multirun=multirun)
+        show = len(jobs) > 20 and os.environ.get("PRIVBENCH_PROGRESS", "1") != "0"
+        for job in tqdm(jobs, desc="validating trials", unit="trial", disable=not show):
+            check_group_choices(job)
+            cfg = compose_job(job)
+            choices = OmegaConf.to_container(cfg.hydra.runtime.choices)
+            assert isinstance(choices, dict)
+            plain = OmegaConf.to_container(cfg, resolve=True)
+            assert isinstance(plain, dict)
+            plain.pop("hydra", None)
+            try:
+                prepare_trial(trial_config(plain, choices, run_id="preflight", base_dir=base_dir))
+            except PrivbenchError as exc:
+                where = " ".join(job) if len(jobs) > 1 and job else ""
+                raise type(exc)(f"{exc}{f' (job: {where})' if where else ''}") from None
+    return len(jobs)
+
+
+def _first_value(override: Any) -> str:
+    first = next(iter(override.sweep_string_iterator()))
+    return f"{override.get_key_element()}={first}"
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    head = lines[0] if lines else type(exc).__name__
+    if "Available options" in text or "available options" in text.lower():
+        opts = [line for line in lines[1:] if line and not line.lower().startswith("available")]
+        head += " Available: " + ", ".join(opts)
+    return head
+
+
+__all__ = ["GROUPS", "check_group_choices", "compose_job", "expand_jobs", "hydra_context", "preflight"]

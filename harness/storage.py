@@ -1,0 +1,59 @@
+"""Atomic, deterministic file writes (temp file + rename) for tables and JSON.
+
+Parquet files are written with fixed settings so the same DataFrame gives the same bytes
+in every process; nothing is ever stored with pickle.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from harness.spec import canonical_json
+
+
+def atomic_write_bytes(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` atomically (readers see the old file or the new one)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def atomic_write_json(path: Path, value: Any) -> None:
+    """Write canonical, human-readable JSON atomically."""
+    text = json.dumps(json.loads(canonical_json(value)), indent=2, sort_keys=True) + "\n"
+    atomic_write_bytes(path, text.encode())
+
+
+def parquet_bytes(frame: pd.DataFrame) -> bytes:
+    """Serialise ``frame`` (index dropped) to Parquet with deterministic settings."""
+    table = pa.Table.from_pandas(frame, preserve_index=False)
+    sink = pa.BufferOutputStream()
+    pq.write_table(table, sink, compression="zstd", compression_level=3, write_statistics=True)
+    return bytes(sink.getvalue().to_pybytes())
+
+
+def atomic_write_parquet(path: Path, frame: pd.DataFrame) -> None:
+    """Write ``frame`` to a Parquet file atomically."""
+    atomic_write_bytes(path, parquet_bytes(frame))
+
+
+def read_parquet(path: Path) -> pd.DataFrame:
+    """Read a Parquet file written by :func:`atomic_write_parquet`."""
+    return pq.read_table(path).to_pandas()

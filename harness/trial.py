@@ -1,0 +1,428 @@
+"""`run_trial`: one (dataset, QI set, split seed, fold, generator, generator seed) trial.
+
+The function behind the Hydra entry point. It loads and splits the data, gets the
+synthetic variant from the content-addressed cache or produces it in a killable child
+process, runs every metric of the suite, and returns the trial's result rows. Failures of
+the generator or of a metric are rows with a status, never exceptions; only bad input
+(unknown names, impossible parameters, unusable data) raises :class:`PrivbenchError`.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import tempfile
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from threadpoolctl import threadpool_limits
+
+import harness
+from harness.cache import TrialCache, VariantCache, content_key
+from harness.datasets import LoadedDataset, load_dataset
+from harness.dtypes import conform
+from harness.errors import ConfigError, IncomputableMetricError, InfeasibleConfigError, PrivbenchError
+from harness.generator import BaseGenerator
+from harness.instantiate import build_generator, build_metric, split_config
+from harness.isolation import format_error, run_isolated
+from harness.metric import as_outputs
+from harness.schema import to_results_frame
+from harness.seeding import derive_seed
+from harness.spec import DatasetSpec, canonical_json
+from harness.splits import Split, SplitConfig, make_split
+from harness.storage import parquet_bytes, read_parquet
+from harness.versions import versions
+
+COST_METRICS: tuple[str, ...] = ("fit_seconds", "sample_seconds", "peak_rss_mb")
+
+
+@dataclass(frozen=True)
+class TrialConfig:
+    """Everything that defines one trial (built from the composed Hydra config).
+
+    Attributes
+    ----------
+    experiment, run_id : str
+        Experiment name and the run directory's name.
+    dataset : str
+        Dataset registry name; ``dataset_cfg`` is its (possibly overridden) spec mapping.
+    qi_set : str or None
+        Active QI set (None = the dataset's first).
+    split, split_seed, fold
+        The partition.
+    generator : str
+        Generator registry name; ``generator_cfg`` holds ``_target_`` and parameters.
+    gen_seed : int
+        The configured generator seed (sub-seeds are derived from it).
+    metrics : mapping
+        Suite: metric registry name -> config.
+    n_rows : int or None
+        Rows to sample (None = the generator's natural size).
+    max_rows : int or None
+        Seeded subsample of the dataset before splitting (quick profiles).
+    timeout_s, max_memory_mb : float or None
+        Limits of the fit/sample child process.
+    start_method : str
+        multiprocessing start method of the child.
+    threads : int
+        BLAS/OpenMP threads per trial (no oversubscription under parallel launchers).
+    cache_dir : Path
+    use_cache : bool
+        Reuse cached variants and completed trials.
+    base_dir : Path
+        Where relative user data paths resolve.
+    """
+
+    experiment: str
+    run_id: str
+    dataset: str
+    dataset_cfg: Mapping[str, Any]
+    generator: str
+    generator_cfg: Mapping[str, Any]
+    metrics: Mapping[str, Mapping[str, Any]]
+    qi_set: str | None = None
+    split: SplitConfig = field(default_factory=SplitConfig)
+    split_seed: int = 0
+    fold: int = 0
+    gen_seed: int = 0
+    n_rows: int | None = None
+    max_rows: int | None = None
+    timeout_s: float | None = 3600.0
+    max_memory_mb: float | None = None
+    start_method: str = "fork"
+    threads: int = 1
+    cache_dir: Path = Path("results/.cache")
+    use_cache: bool = True
+    base_dir: Path = Path(".")
+
+    def validate(self) -> None:
+        """Check the runtime parameters; raise :class:`ConfigError` naming the key."""
+        if self.timeout_s is not None and not self.timeout_s > 0:
+            raise ConfigError(f"runtime.timeout_s must be > 0 or null; got {self.timeout_s!r}")
+        if self.max_memory_mb is not None and not self.max_memory_mb > 0:
+            raise ConfigError(f"runtime.max_memory_mb must be > 0 or null; got {self.max_memory_mb!r}")
+        if self.n_rows is not None and (isinstance(self.n_rows, bool) or int(self.n_rows) < 1):
+            raise ConfigError(f"n_rows must be a positive integer or null; got {self.n_rows!r}")
+        if self.max_rows is not None and int(self.max_rows) < 10:
+            raise ConfigError(f"data.max_rows must be >= 10 or null; got {self.max_rows!r}")
+        if int(self.threads) < 1:
+            raise ConfigError(f"runtime.threads must be >= 1; got {self.threads!r}")
+        if self.start_method not in ("fork", "spawn", "forkserver"):
+            raise ConfigError(f"runtime.start_method must be fork, spawn or forkserver; got {self.start_method!r}")
+        for key in ("split_seed", "gen_seed"):
+            value = getattr(self, key)
+            if isinstance(value, bool) or int(value) != value or value < 0:
+                raise ConfigError(f"{key} must be a non-negative integer; got {value!r}")
+
+
+@dataclass
+class PreparedTrial:
+    """A trial with its data loaded and split and its objects built (no generator run yet)."""
+
+    cfg: TrialConfig
+    spec: DatasetSpec
+    loaded: LoadedDataset
+    train: pd.DataFrame
+    control: pd.DataFrame
+    test: pd.DataFrame
+    split: Split
+    generator: BaseGenerator
+    generator_seed: int
+    metric_objects: dict[str, Any]
+    variant_key: str
+    trial_key: str
+
+
+def prepare_trial(cfg: TrialConfig) -> PreparedTrial:
+    """Load, split and build everything a trial needs; raise on bad input.
+
+    Raises
+    ------
+    PrivbenchError
+        Unknown names, impossible parameters or unusable data (one-line message).
+    """
+    cfg.validate()
+    spec = DatasetSpec.from_dict(cfg.dataset_cfg, name=cfg.dataset).with_active_qi(cfg.qi_set)
+    loaded = load_dataset(spec, base_dir=cfg.base_dir)
+    frame, test_mask = _subsample(loaded.frame, loaded.test_mask, cfg.max_rows, cfg.split_seed)
+    y = frame[spec.target] if spec.target is not None and spec.task in ("binary", "multiclass") else None
+    split = make_split(len(frame), cfg.split, split_seed=cfg.split_seed, fold=cfg.fold, y=y, test_mask=test_mask)
+    train, control, test = split.take(frame)
+    generator = build_generator(cfg.generator, cfg.generator_cfg)
+    metric_objects = {name: build_metric(name, mcfg) for name, mcfg in cfg.metrics.items()}
+    generator_seed = derive_seed(cfg.gen_seed, "generator", cfg.generator)
+    target, _, _ = split_config(cfg.generator_cfg)
+    info = generator.info()
+    variant_payload = {
+        "privbench": harness.__version__,
+        "dataset_digest": loaded.digest,
+        "max_rows": cfg.max_rows,
+        "split": cfg.split.to_dict(),
+        "split_seed": cfg.split_seed,
+        "fold": cfg.fold,
+        "qi_set": spec.qi_set_name if info.needs_qi else None,
+        "generator_target": target,
+        "generator_params": generator.get_params(),
+        "generator_seed": generator_seed,
+        "n_rows": cfg.n_rows,
+    }
+    variant_key = content_key(variant_payload)
+    trial_key = content_key(
+        {
+            "variant": variant_key,
+            "qi_set": spec.qi_set_name,
+            "metrics": {n: [split_config(m)[0], m_obj.get_params()] for (n, m), m_obj in zip(cfg.metrics.items(), metric_objects.values())},
+            "experiment": cfg.experiment,
+        }
+    )
+    return PreparedTrial(
+        cfg, spec, loaded, train, control, test, split, generator, generator_seed, metric_objects, variant_key, trial_key
+    )
+
+
+def run_trial(cfg: TrialConfig) -> pd.DataFrame:
+    """Run one trial and return its result rows (schema: :mod:`harness.schema`).
+
+    Parameters
+    ----------
+    cfg : TrialConfig
+
+    Returns
+    -------
+    DataFrame
+        One row per (metric, variant) plus the cost rows.
+
+    Raises
+    ------
+    PrivbenchError
+        For bad input only; generator and metric failures are rows.
+    """
+    prepared = prepare_trial(cfg)
+    trial_cache = TrialCache(cfg.cache_dir)
+    if cfg.use_cache:
+        cached = trial_cache.get(prepared.trial_key)
+        if cached is not None:
+            cached = cached.copy()
+            cached["run_id"] = cfg.run_id
+            cached["resumed"] = True
+            return to_results_frame(cached.to_dict("records"))
+    variant = _obtain_variant(prepared)
+    rows = _metric_rows(prepared, variant)
+    frame = to_results_frame(rows)
+    if variant.status in ("ok", "error", "skipped"):
+        trial_cache.put(prepared.trial_key, frame)
+    return frame
+
+
+# ---------------------------------------------------------------------- variant
+@dataclass(frozen=True)
+class VariantOutcome:
+    """The released table (or why there is none) and how it was obtained."""
+
+    status: str
+    table: pd.DataFrame | None
+    error: str
+    fit_s: float
+    sample_s: float
+    peak_rss_mb: float
+    cache_hit: bool
+    details: dict[str, Any]
+
+
+def _obtain_variant(p: PreparedTrial) -> VariantOutcome:
+    cache = VariantCache(p.cfg.cache_dir)
+    if p.cfg.use_cache:
+        hit = cache.get(p.variant_key)
+        if hit is not None:
+            table, meta = hit
+            return VariantOutcome(
+                "ok", conform(table, p.spec, where="cached variant"), "", meta.get("fit_s", math.nan),
+                meta.get("sample_s", math.nan), meta.get("peak_rss_mb", math.nan), True, meta.get("details", {}),
+            )  # fmt: skip
+    tmp_dir = Path(p.cfg.cache_dir) / "tmp"
+    tmp_dir.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=tmp_dir) as work:
+        out_path = Path(work) / "variant.parquet"
+        control = p.control if p.generator.info().needs_control else None
+        outcome = run_isolated(
+            _fit_and_sample,
+            (p.generator, p.train, control, p.spec, p.generator_seed, p.cfg.n_rows, out_path, p.cfg.threads),
+            timeout_s=p.cfg.timeout_s,
+            max_memory_mb=p.cfg.max_memory_mb,
+            start_method=p.cfg.start_method,
+        )
+        if outcome.status != "ok":
+            status = outcome.status
+            error = outcome.error
+            if outcome.error_type == InfeasibleConfigError.__name__:
+                status, error = "skipped", "infeasible: " + error.split(": ", 1)[-1]
+            return VariantOutcome(status, None, error, math.nan, math.nan, outcome.peak_rss_mb, False, {})
+        result = dict(outcome.value)
+        table = conform(read_parquet(out_path), p.spec, where="variant")
+        details = {"generator_info": p.generator.info().to_dict(), "rows": len(table)}
+        sidecar = {
+            "generator": p.cfg.generator,
+            "generator_params": p.generator.get_params(),
+            "generator_seed": p.generator_seed,
+            "dataset": p.spec.name,
+            "fit_s": result["fit_s"],
+            "sample_s": result["sample_s"],
+            "peak_rss_mb": outcome.peak_rss_mb,
+            "details": details,
+            "versions": versions(),
+        }
+        if p.cfg.use_cache:
+            cache.put_file(p.variant_key, out_path, sidecar)
+    return VariantOutcome(
+        "ok", table, "", result["fit_s"], result["sample_s"], outcome.peak_rss_mb, False, details
+    )
+
+
+def _fit_and_sample(
+    generator: BaseGenerator,
+    train: pd.DataFrame,
+    control: pd.DataFrame | None,
+    spec: DatasetSpec,
+    seed: int,
+    n_rows: int | None,
+    out_path: Path,
+    threads: int,
+) -> dict[str, float]:
+    """Child-process body: fit, sample, write the variant's Parquet bytes to ``out_path``."""
+    with threadpool_limits(limits=threads):
+        start = time.perf_counter()
+        generator.fit(train, spec, seed=seed, control=control)
+        fit_s = time.perf_counter() - start
+        start = time.perf_counter()
+        table = generator.sample(n_rows)
+        sample_s = time.perf_counter() - start
+    Path(out_path).write_bytes(parquet_bytes(table))
+    return {"fit_s": fit_s, "sample_s": sample_s}
+
+
+# ---------------------------------------------------------------------- metrics
+def _metric_rows(p: PreparedTrial, variant: VariantOutcome) -> list[dict[str, Any]]:
+    base = _base_row(p, variant)
+    rows: list[dict[str, Any]] = []
+    for name, metric in p.metric_objects.items():
+        common = {
+            **base,
+            "metric": name,
+            "metric_params": canonical_json(metric.get_params()),
+            "family": metric.family,
+            "goal": metric.goal,
+            "target_value": metric.target_value,
+        }
+        if variant.table is None:
+            rows.append({**common, "variant": "", "status": variant.status, "error": variant.error, "value": math.nan})
+            continue
+        seed = derive_seed(p.cfg.gen_seed, "metric", name)
+        start = time.perf_counter()
+        try:
+            with threadpool_limits(limits=p.cfg.threads):
+                outputs = as_outputs(
+                    metric.compute(p.train, variant.table, p.spec, control=p.control, test=p.test, seed=seed)
+                )
+        except (IncomputableMetricError, InfeasibleConfigError) as exc:
+            rows.append({**common, "variant": "", "status": "skipped", "error": str(exc), "value": math.nan,
+                         "metric_s": time.perf_counter() - start})  # fmt: skip
+            continue
+        except Exception as exc:  # noqa: BLE001 - a failing metric is a row, not a crash
+            rows.append({**common, "variant": "", "status": "error", "error": format_error(exc), "value": math.nan,
+                         "metric_s": time.perf_counter() - start})  # fmt: skip
+            continue
+        elapsed = time.perf_counter() - start
+        for variant_name, result in outputs.items():
+            rows.append(
+                {
+                    **common,
+                    "variant": variant_name,
+                    "goal": result.goal or metric.goal,
+                    "value": result.value,
+                    "ci_low": result.ci_low,
+                    "ci_high": result.ci_high,
+                    "baseline": result.baseline,
+                    "details": canonical_json({**result.details, "seed": seed}),
+                    "status": "ok",
+                    "error": "",
+                    "metric_s": elapsed,
+                }
+            )
+    rows.extend(_cost_rows(base, variant))
+    return rows
+
+
+def _cost_rows(base: dict[str, Any], variant: VariantOutcome) -> list[dict[str, Any]]:
+    values = {"fit_seconds": variant.fit_s, "sample_seconds": variant.sample_s, "peak_rss_mb": variant.peak_rss_mb}
+    status = "ok" if variant.status == "ok" else variant.status
+    return [
+        {
+            **base,
+            "metric": name,
+            "variant": "",
+            "metric_params": "{}",
+            "family": "cost",
+            "goal": "minimise",
+            "value": value,
+            "status": status if not (status == "ok" and _isnan(value)) else "skipped",
+            "error": variant.error,
+            "details": canonical_json({"cache_hit": variant.cache_hit}),
+        }
+        for name, value in values.items()
+    ]
+
+
+def _base_row(p: PreparedTrial, variant: VariantOutcome) -> dict[str, Any]:
+    cfg = p.cfg
+    return {
+        "run_id": cfg.run_id,
+        "experiment": cfg.experiment,
+        "dataset": p.spec.name,
+        "qi_set": p.spec.qi_set_name or "",
+        "split_seed": cfg.split_seed,
+        "fold": cfg.fold,
+        "generator": cfg.generator,
+        "generator_params": canonical_json(p.generator.get_params()),
+        "gen_seed": cfg.gen_seed,
+        "fit_s": variant.fit_s,
+        "sample_s": variant.sample_s,
+        "peak_rss_mb": variant.peak_rss_mb,
+        "n_train": len(p.train),
+        "n_synthetic": None if variant.table is None else len(variant.table),
+        "cache_hit": variant.cache_hit,
+        "resumed": False,
+        "trial_key": p.trial_key,
+        "versions": json.dumps(versions(), sort_keys=True),
+        "timestamp": datetime.now(UTC).isoformat(timespec="seconds"),
+        "details": "{}",
+        "metric_s": math.nan,
+        "ci_low": None,
+        "ci_high": None,
+        "baseline": None,
+    }
+
+
+def _subsample(
+    frame: pd.DataFrame, test_mask: np.ndarray | None, max_rows: int | None, split_seed: int
+) -> tuple[pd.DataFrame, np.ndarray | None]:
+    if max_rows is None or len(frame) <= max_rows:
+        return frame, test_mask
+    rng = np.random.default_rng(derive_seed(split_seed, "max_rows"))
+    keep = np.sort(rng.choice(len(frame), size=int(max_rows), replace=False))
+    return frame.iloc[keep].reset_index(drop=True), None if test_mask is None else np.asarray(test_mask)[keep]
+
+
+def _isnan(value: Any) -> bool:
+    try:
+        return bool(np.isnan(value))
+    except TypeError:
+        return value is None
+
+
+__all__ = ["COST_METRICS", "PreparedTrial", "PrivbenchError", "TrialConfig", "prepare_trial", "run_trial"]

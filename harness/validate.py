@@ -1,0 +1,87 @@
+"""``privbench validate``: compose and instantiate every config of the registry."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+from omegaconf import OmegaConf
+
+from harness.errors import PrivbenchError
+from harness.registry import names
+
+
+def _check_generator(name: str) -> None:
+    from harness.instantiate import build_generator
+
+    build_generator(name)
+    build_generator(name, use_check_params=True)
+
+
+def _check_metric(name: str) -> None:
+    from harness.instantiate import build_metric
+
+    build_metric(name)
+    build_metric(name, use_check_params=True)
+
+
+def _check_dataset(name: str) -> None:
+    from harness.datasets import load_dataset, load_spec
+
+    spec = load_spec(name)
+    load_dataset(spec)
+    for qi_name in spec.qi_sets:
+        spec.with_active_qi(qi_name)
+
+
+def _check_composed(group: str) -> Callable[[str], None]:
+    def check(name: str) -> None:
+        from harness.app import trial_config
+        from harness.instantiate import build_generator, build_metric
+        from harness.preflight import compose_job, expand_jobs, hydra_context
+
+        with hydra_context():
+            jobs = expand_jobs([f"{group}={name}"], multirun=group == "experiment")
+            for job in jobs:
+                cfg = compose_job(job)
+                choices = OmegaConf.to_container(cfg.hydra.runtime.choices)
+                plain = OmegaConf.to_container(cfg, resolve=True)
+                assert isinstance(choices, dict) and isinstance(plain, dict)
+                plain.pop("hydra", None)
+                trial = trial_config(plain, choices, run_id="validate", base_dir=Path.cwd())
+                build_generator(trial.generator, trial.generator_cfg)
+                for metric_name, metric_cfg in trial.metrics.items():
+                    build_metric(metric_name, metric_cfg)
+
+    return check
+
+
+def validate_all() -> int:
+    """Validate every generator, metric, dataset, suite, profile and experiment; print a table.
+
+    Returns
+    -------
+    int
+        0 when everything is valid, 1 otherwise.
+    """
+    checks: list[tuple[str, Callable[[str], None]]] = [
+        ("generator", _check_generator),
+        ("metric", _check_metric),
+        ("dataset", _check_dataset),
+        ("suite", _check_composed("suite")),
+        ("profile", _check_composed("profile")),
+        ("experiment", _check_composed("experiment")),
+    ]
+    failures = 0
+    for group, check in checks:
+        for name in names(group):
+            try:
+                check(name)
+                print(f"ok    {group:<11} {name}")
+            except PrivbenchError as exc:
+                failures += 1
+                print(f"FAIL  {group:<11} {name}: {exc}")
+    total = sum(len(names(g)) for g, _ in checks)
+    print(f"{total - failures} of {total} configs valid", file=sys.stderr)
+    return 1 if failures else 0

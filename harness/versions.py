@@ -1,0 +1,26 @@
+"""Versions of privbench and the libraries whose behaviour shapes results."""
+
+from __future__ import annotations
+
+import platform
+from functools import lru_cache
+from importlib import metadata
+
+import harness
+
+TRACKED = (
+    "numpy", "pandas", "pyarrow", "scipy", "scikit-learn", "xgboost", "statsmodels", "imbalanced-learn",
+    "umap-learn", "sdmetrics", "sdv", "anonymeter", "torch", "hydra-core",
+)  # fmt: skip
+
+
+@lru_cache(maxsize=1)
+def versions() -> dict[str, str]:
+    """Mapping of package name to installed version (absent packages omitted)."""
+    out = {"privbench": harness.__version__, "python": platform.python_version()}
+    for name in TRACKED:
+        try:
+            out[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            continue
+    return out
