@@ -25,8 +25,8 @@ from harness.errors import ConfigError, PrivbenchError
 from harness.schema import to_results_frame
 from harness.spec import _plain, canonical_json
 from harness.splits import SplitConfig
-from harness.storage import atomic_write_parquet
-from harness.trial import TrialConfig, run_trial
+from harness.storage import atomic_write_parquet, read_parquet
+from harness.trial import TrialConfig, prepare_trial, run_prepared
 from harness.versions import versions
 
 log = logging.getLogger("privbench")
@@ -114,15 +114,19 @@ def run_job(cfg: DictConfig) -> str:
     run_dir = Path(hc.sweep.dir) if multirun else out_dir
     rows_path = out_dir / ROWS_FILE
     label = " ".join(hc.overrides.task) or "(defaults)"
-    if rows_path.exists():
-        log.info("job %s: results already present, skipped (%s)", hc.job.num if multirun else 0, label)
-        return "skipped-existing"
     start = time.perf_counter()
     choices = OmegaConf.to_container(hc.runtime.choices)
     assert isinstance(choices, dict)
     try:
-        trial = trial_config(cfg, choices, run_id=run_dir.name, base_dir=Path(hc.runtime.cwd))
-        rows = run_trial(trial)
+        prepared = prepare_trial(trial_config(cfg, choices, run_id=run_dir.name, base_dir=Path(hc.runtime.cwd)))
+        if rows_path.exists():
+            if read_parquet(rows_path)["trial_key"].iloc[0] == prepared.trial_key:
+                log.info("job %s: results already present, skipped (%s)", hc.job.num if multirun else 0, label)
+                return "skipped-existing"
+            raise ConfigError(
+                f"{rows_path} holds the results of another trial; choose another hydra.run.dir / hydra.sweep.dir"
+            )
+        rows = run_prepared(prepared)
     except PrivbenchError as exc:
         if not multirun or os.environ.get("PRIVBENCH_FAIL_FAST"):
             raise

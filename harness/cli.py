@@ -2,7 +2,7 @@
 
 ::
 
-    privbench run [--debug] [--no-preflight] [-m] [hydra overrides...]
+    privbench run [--debug] [--no-preflight] [--config-dir DIR] [-m] [hydra overrides...]
     privbench collect RUN_DIR [RUN_DIR...] [-o FILE]
     privbench report RUN_DIR [RUN_DIR...] [-o OUT_DIR]
     privbench list {generators,metrics,datasets,experiments,suites,profiles}
@@ -102,6 +102,7 @@ def _run(rest: list[str]) -> int:
     skip_preflight = "--no-preflight" in rest
     if skip_preflight:
         rest.remove("--no-preflight")
+    rest = _config_dir_to_searchpath(rest)
     multirun = "-m" in rest or "--multirun" in rest
     overrides = [a for a in rest if not a.startswith("-")]
     flags = [a for a in rest if a.startswith("-")]
@@ -121,6 +122,24 @@ def _run(rest: list[str]) -> int:
     finally:
         sys.argv = saved
     return 0
+
+
+def _config_dir_to_searchpath(args: list[str]) -> list[str]:
+    """Turn ``--config-dir DIR`` (user configs beside the bundled ones) into a searchpath override."""
+    out, dirs, i = [], [], 0
+    while i < len(args):
+        if args[i] in ("--config-dir", "-cd") and i + 1 < len(args):
+            dirs.append(Path(args[i + 1]).resolve())
+            i += 2
+            continue
+        if args[i].startswith("--config-dir="):
+            dirs.append(Path(args[i].split("=", 1)[1]).resolve())
+        else:
+            out.append(args[i])
+        i += 1
+    if dirs:
+        out.append("hydra.searchpath=[" + ",".join(f"file://{d}" for d in dirs) + "]")
+    return out
 
 
 def _collect(args: argparse.Namespace) -> int:

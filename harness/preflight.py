@@ -29,6 +29,20 @@ from harness.registry import GROUPS, names
 GROUP_KEYS = {"dataset", "generator", "suite", "profile", "experiment"}
 
 
+def search_dirs(overrides: Sequence[str]) -> tuple[Path, ...]:
+    """User config dirs named by ``hydra.searchpath=[file://DIR,...]`` overrides."""
+    dirs: list[Path] = []
+    for override in overrides:
+        key, _, value = override.partition("=")
+        if key.lstrip("+") != "hydra.searchpath":
+            continue
+        for item in value.strip("[]").split(","):
+            item = item.strip().strip("'\"")
+            if item.startswith("file://"):
+                dirs.append(Path(item[len("file://") :]))
+    return tuple(dirs)
+
+
 def check_group_choices(overrides: Sequence[str]) -> None:
     """Raise :class:`ConfigError` for an unknown group option (``generator=nope``), listing valid names."""
     parser = OverridesParser.create()
@@ -36,6 +50,7 @@ def check_group_choices(overrides: Sequence[str]) -> None:
         parsed = parser.parse_overrides(list(overrides))
     except HydraException as exc:
         raise ConfigError(f"cannot parse overrides: {_first_line(exc)}") from None
+    extra = search_dirs(overrides)
     for override in parsed:
         key = override.get_key_element().lstrip("+~")
         if key not in GROUP_KEYS or override.is_delete():
@@ -44,8 +59,9 @@ def check_group_choices(overrides: Sequence[str]) -> None:
         for value in values:
             if value is None:
                 continue
-            if str(value) not in names(key):
-                raise unknown_name(key, str(value), names(key))
+            valid = names(key, extra_dirs=extra)
+            if str(value) not in valid:
+                raise unknown_name(key, str(value), valid)
 
 
 @contextmanager

@@ -203,7 +203,12 @@ def run_trial(cfg: TrialConfig) -> pd.DataFrame:
     PrivbenchError
         For bad input only; generator and metric failures are rows.
     """
-    prepared = prepare_trial(cfg)
+    return run_prepared(prepare_trial(cfg))
+
+
+def run_prepared(prepared: PreparedTrial) -> pd.DataFrame:
+    """Run a trial built by :func:`prepare_trial` (see :func:`run_trial`)."""
+    cfg = prepared.cfg
     trial_cache = TrialCache(cfg.cache_dir)
     if cfg.use_cache:
         cached = trial_cache.get(prepared.trial_key)
@@ -425,4 +430,4 @@ def _isnan(value: Any) -> bool:
         return value is None
 
 
-__all__ = ["COST_METRICS", "PreparedTrial", "PrivbenchError", "TrialConfig", "prepare_trial", "run_trial"]
+__all__ = ["COST_METRICS", "PreparedTrial", "PrivbenchError", "TrialConfig", "prepare_trial", "run_prepared", "run_trial"]

@@ -1,0 +1,82 @@
+"""One-command set-up: ``python3 -m harness.bootstrap {demo,test,setup}``.
+
+Creates ``.venv`` next to ``pyproject.toml`` (if missing), installs privbench with the
+pinned versions of ``constraints.txt``, then
+
+* ``demo``: runs the quickstart experiment on bundled Adult and writes its report,
+* ``test``: runs the test suite (the command CI runs),
+* ``setup``: stops after installing.
+
+Uses only the standard library, so it runs on a machine with nothing but Python 3.11.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+VENV = Path(os.environ.get("PRIVBENCH_VENV", ROOT / ".venv"))
+EXTRAS = "dev,cluster"
+STAMP = VENV / ".privbench-installed"
+
+
+def _bin(name: str) -> Path:
+    return VENV / "bin" / name
+
+
+def _run(cmd: list[str], **kwargs: object) -> None:
+    print("+", " ".join(str(c) for c in cmd), flush=True)
+    subprocess.run([str(c) for c in cmd], check=True, cwd=ROOT, **kwargs)  # type: ignore[call-overload]
+
+
+def setup() -> None:
+    """Create the virtual environment and install privbench into it (idempotent)."""
+    if sys.version_info[:2] < (3, 11):
+        sys.exit(f"privbench needs Python >= 3.11; this is {sys.version.split()[0]}")
+    if not _bin("python").exists():
+        print(f"creating virtual environment {VENV}", flush=True)
+        venv.EnvBuilder(with_pip=True).create(VENV)
+    fingerprint = "".join((ROOT / f).read_text() for f in ("pyproject.toml", "constraints.txt"))
+    if STAMP.exists() and STAMP.read_text() == fingerprint:
+        return
+    pip = [str(_bin("python")), "-m", "pip", "install", "--disable-pip-version-check"]
+    _run([*pip, "--upgrade", "pip>=24"])
+    _run([*pip, "-c", "constraints.txt", "-e", f".[{EXTRAS}]"])
+    STAMP.write_text(fingerprint)
+
+
+def demo() -> None:
+    """Run the quickstart experiment and its report; print where the outputs are."""
+    results = ROOT / "results" / "quickstart"
+    before = set(results.glob("*")) if results.exists() else set()
+    _run([_bin("privbench"), "run", "-m", "experiment=quickstart"])
+    new = sorted(set(results.glob("*")) - before)
+    if not new:
+        sys.exit("the quickstart run wrote no results directory")
+    _run([_bin("privbench"), "report", new[-1]])
+
+
+def test() -> None:
+    """Run the whole test suite (unit, contract and slow integration tests)."""
+    env = {**os.environ, "PRIVBENCH_PROGRESS": "0"}
+    _run([_bin("python"), "-m", "pytest", "-q", "-p", "no:cacheprovider"], env=env)
+
+
+def main(argv: list[str]) -> None:
+    """Dispatch ``demo``, ``test`` or ``setup``."""
+    command = argv[0] if argv else "demo"
+    if command not in ("demo", "test", "setup"):
+        sys.exit("usage: python3 -m harness.bootstrap {demo,test,setup}")
+    setup()
+    if command == "demo":
+        demo()
+    elif command == "test":
+        test()
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -1,0 +1,38 @@
+"""Shared fixtures: run the real `privbench` command in a subprocess with isolated dirs."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+PRIVBENCH = [sys.executable, "-m", "harness.cli"]
+
+Runner = Callable[..., subprocess.CompletedProcess[str]]
+
+
+@pytest.fixture
+def privbench(tmp_path: Path) -> Runner:
+    """Run ``privbench ARGS`` in ``tmp_path`` with its own results and cache directories."""
+    env = {
+        **os.environ,
+        "PRIVBENCH_RESULTS_DIR": str(tmp_path / "results"),
+        "PRIVBENCH_CACHE_DIR": str(tmp_path / "cache"),
+        "PRIVBENCH_PROGRESS": "0",
+        "PYTHONPATH": str(REPO),
+    }
+
+    def run(*args: str, check: bool = True, timeout: float = 600, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+        proc = subprocess.run(
+            [*PRIVBENCH, *args], cwd=cwd or tmp_path, env=env, capture_output=True, text=True, timeout=timeout
+        )
+        if check and proc.returncode != 0:
+            raise AssertionError(f"privbench {' '.join(args)} failed ({proc.returncode}):\n{proc.stderr[-4000:]}")
+        return proc
+
+    return run

@@ -1,0 +1,139 @@
+"""Bad input: one line naming the key/file/column and what was expected, exit 2, no traceback,
+nothing run, input files untouched."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from tests.conftest import Runner
+
+
+def assert_one_line_error(proc, *fragments: str) -> None:  # type: ignore[no-untyped-def]
+    assert proc.returncode == 2, proc.stderr
+    lines = [line for line in proc.stderr.splitlines() if line.strip()]
+    errors = [line for line in lines if line.startswith("privbench: error:")]
+    assert len(errors) == 1, proc.stderr
+    assert "Traceback" not in proc.stderr
+    for fragment in fragments:
+        assert fragment in errors[0], errors[0]
+
+
+@pytest.mark.parametrize(
+    ("override", "fragments"),
+    [
+        ("generator=nope", ["unknown generator 'nope'", "identity", "independent_marginals"]),
+        ("dataset=nope", ["unknown dataset 'nope'", "adult"]),
+        ("suite=nope", ["unknown suite 'nope'", "default"]),
+        ("generator=identity,nope", ["unknown generator 'nope'"]),
+    ],
+)
+def test_unknown_names_list_valid_ones(privbench: Runner, override: str, fragments: list[str]) -> None:
+    proc = privbench("run", *(["-m"] if "," in override else []), override, check=False)
+    assert_one_line_error(proc, *fragments)
+
+
+def test_unknown_metric_in_suite_lists_valid_ones(privbench: Runner, tmp_path: Path) -> None:
+    suite_dir = tmp_path / "conf" / "suite"
+    suite_dir.mkdir(parents=True)
+    (suite_dir / "mine.yaml").write_text("defaults:\n  - /metric@metrics.nope: nope\n")
+    proc = privbench("run", "--config-dir", str(tmp_path / "conf"), "suite=mine", check=False)
+    assert_one_line_error(proc, "nope", "dcr_nndr")
+
+
+def test_unknown_qi_set(privbench: Runner) -> None:
+    proc = privbench("run", "qi_set=nope", "data.max_rows=400", check=False)
+    assert_one_line_error(proc, "unknown QI set 'nope'", "expected one of")
+
+
+def test_negative_timeout(privbench: Runner) -> None:
+    proc = privbench("run", "runtime.timeout_s=-5", "data.max_rows=400", check=False)
+    assert_one_line_error(proc, "runtime.timeout_s must be > 0")
+
+
+def test_impossible_generator_parameter(privbench: Runner) -> None:
+    proc = privbench("run", "generator=subsample", "generator.p=1.5", "data.max_rows=400", check=False)
+    assert_one_line_error(proc, "p")
+
+
+def test_unknown_generator_parameter(privbench: Runner) -> None:
+    proc = privbench("run", "generator=subsample", "+generator.ratio=2", "data.max_rows=400", check=False)
+    assert_one_line_error(proc, "unknown parameter(s) ratio", "expected some of: p")
+
+
+def _user_dataset(tmp_path: Path, name: str, frame: pd.DataFrame | None, *, target: str = "y", text: str | None = None,
+                  qi: tuple[str, ...] = ("a", "b")) -> tuple[Path, Path]:  # fmt: skip
+    data = tmp_path / f"{name}.csv"
+    if text is not None:
+        data.write_bytes(text.encode() if isinstance(text, str) else text)
+    elif frame is not None:
+        frame.to_csv(data, index=False)
+    conf = tmp_path / "conf" / "dataset"
+    conf.mkdir(parents=True, exist_ok=True)
+    (conf / f"{name}.yaml").write_text(
+        f"name: {name}\nsource: {{kind: path, files: [{{path: {data.name}}}]}}\n"
+        "columns: {a: integer, b: categorical, c: continuous, y: categorical}\n"
+        f"target: {target}\ntask: binary\nqi_sets: {{main: [{', '.join(qi)}]}}\n"
+    )
+    return data, tmp_path / "conf"
+
+
+def _digest(path: Path) -> tuple[str, int]:
+    return hashlib.sha256(path.read_bytes()).hexdigest(), path.stat().st_mtime_ns
+
+
+def _frame(n: int = 60) -> pd.DataFrame:
+    return pd.DataFrame(
+        {"a": range(n), "b": ["x", "y", "z"] * (n // 3), "c": [0.5 * i for i in range(n)], "y": ["p", "q"] * (n // 2)}
+    )
+
+
+@pytest.mark.parametrize(
+    ("case", "fragments"),
+    [
+        ("one_class", ["target 'y'", "one class"]),
+        ("empty", ["empty"]),
+        ("binary", ["patients.csv"]),
+        ("all_nan", ["'c'", "NaN"]),
+        ("missing_column", ["'c'", "not found"]),
+    ],
+)
+def test_bad_user_data(privbench: Runner, tmp_path: Path, case: str, fragments: list[str]) -> None:
+    frame = _frame()
+    text = None
+    if case == "one_class":
+        frame["y"] = "p"
+    elif case == "all_nan":
+        frame["c"] = float("nan")
+    elif case == "missing_column":
+        frame = frame.drop(columns="c")
+    elif case == "empty":
+        text = ""
+    elif case == "binary":
+        text = "\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00"
+    data, conf = _user_dataset(tmp_path, "patients", frame, text=text)
+    before = _digest(data)
+    proc = privbench("run", "--config-dir", str(conf), "dataset=patients", "suite=fast", check=False)
+    assert_one_line_error(proc, *fragments)
+    assert _digest(data) == before
+    assert not (tmp_path / "results").exists() or not list((tmp_path / "results").rglob("rows.parquet"))
+
+
+def test_qi_column_not_in_data(privbench: Runner, tmp_path: Path) -> None:
+    data, conf = _user_dataset(tmp_path, "patients", _frame(), qi=("a", "zip"))
+    proc = privbench("run", "--config-dir", str(conf), "dataset=patients", "suite=fast", check=False)
+    assert_one_line_error(proc, "'zip'")
+
+
+def test_debug_shows_traceback(privbench: Runner) -> None:
+    proc = privbench("run", "--debug", "runtime.timeout_s=-5", "data.max_rows=400", check=False)
+    assert proc.returncode != 0
+    assert "Traceback" in proc.stderr
+
+
+def test_collect_on_missing_dir(privbench: Runner, tmp_path: Path) -> None:
+    proc = privbench("collect", str(tmp_path / "nowhere"), check=False)
+    assert_one_line_error(proc, "nowhere", "no such run directory")
