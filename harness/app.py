@@ -19,11 +19,11 @@ from typing import Any
 import hydra
 from hydra.core.hydra_config import HydraConfig
 from hydra.types import RunMode
-from omegaconf import DictConfig, OmegaConf
+from omegaconf import DictConfig
 
 from harness.errors import ConfigError, PrivbenchError
 from harness.schema import to_results_frame
-from harness.spec import _plain, canonical_json
+from harness.spec import _plain, canonical_json, plain_dict
 from harness.splits import SplitConfig
 from harness.storage import atomic_write_parquet, read_parquet
 from harness.trial import TrialConfig, prepare_trial, run_prepared
@@ -40,7 +40,9 @@ ROOT_KEYS = frozenset(
 )  # fmt: skip
 
 
-def trial_config(cfg: Mapping[str, Any], choices: Mapping[str, Any], *, run_id: str, base_dir: Path) -> TrialConfig:
+def trial_config(
+    cfg: Mapping[str, Any], choices: Mapping[str, Any], *, run_id: str, base_dir: Path
+) -> TrialConfig:
     """Build a :class:`TrialConfig` from a composed config and Hydra's group choices.
 
     Parameters
@@ -57,7 +59,9 @@ def trial_config(cfg: Mapping[str, Any], choices: Mapping[str, Any], *, run_id: 
     plain = _plain(cfg)
     unknown = sorted(set(plain) - ROOT_KEYS - {"hydra"})
     if unknown:
-        raise ConfigError(f"unknown config key(s) {', '.join(unknown)}; expected some of: {', '.join(sorted(ROOT_KEYS))}")
+        raise ConfigError(
+            f"unknown config key(s) {', '.join(unknown)}; expected some of: {', '.join(sorted(ROOT_KEYS))}"
+        )
     generator_name = str(choices.get("generator"))
     generator_cfg = dict(plain["generator"])
     generator_cfg.update((plain.get("generator_overrides") or {}).get(generator_name) or {})
@@ -66,12 +70,16 @@ def trial_config(cfg: Mapping[str, Any], choices: Mapping[str, Any], *, run_id: 
     for name, mcfg in ((plain.get("suite") or {}).get("metrics") or {}).items():
         metrics[name] = {**dict(mcfg), **(metric_overrides.get(name) or {})}
     if not metrics:
-        raise ConfigError(f"suite {choices.get('suite')!r} has no metrics; expected suite.metrics.<name> entries")
+        raise ConfigError(
+            f"suite {choices.get('suite')!r} has no metrics; expected suite.metrics.<name> entries"
+        )
     runtime = dict(plain.get("runtime") or {})
     known_runtime = {"timeout_s", "max_memory_mb", "start_method", "threads", "cache_dir", "use_cache"}
     bad = sorted(set(runtime) - known_runtime)
     if bad:
-        raise ConfigError(f"unknown runtime key(s) {', '.join(bad)}; expected some of: {', '.join(sorted(known_runtime))}")
+        raise ConfigError(
+            f"unknown runtime key(s) {', '.join(bad)}; expected some of: {', '.join(sorted(known_runtime))}"
+        )
     cache_dir = Path(runtime.get("cache_dir") or "results/.cache")
     if not cache_dir.is_absolute():
         cache_dir = base_dir / cache_dir
@@ -115,13 +123,16 @@ def run_job(cfg: DictConfig) -> str:
     rows_path = out_dir / ROWS_FILE
     label = " ".join(hc.overrides.task) or "(defaults)"
     start = time.perf_counter()
-    choices = OmegaConf.to_container(hc.runtime.choices)
-    assert isinstance(choices, dict)
+    choices = plain_dict(hc.runtime.choices)
     try:
-        prepared = prepare_trial(trial_config(cfg, choices, run_id=run_dir.name, base_dir=Path(hc.runtime.cwd)))
+        prepared = prepare_trial(
+            trial_config(cfg, choices, run_id=run_dir.name, base_dir=Path(hc.runtime.cwd))
+        )
         if rows_path.exists():
             if read_parquet(rows_path)["trial_key"].iloc[0] == prepared.trial_key:
-                log.info("job %s: results already present, skipped (%s)", hc.job.num if multirun else 0, label)
+                log.info(
+                    "job %s: results already present, skipped (%s)", hc.job.num if multirun else 0, label
+                )
                 return "skipped-existing"
             raise ConfigError(
                 f"{rows_path} holds the results of another trial; choose another hydra.run.dir / hydra.sweep.dir"
@@ -134,10 +145,12 @@ def run_job(cfg: DictConfig) -> str:
     atomic_write_parquet(rows_path, rows)
     worst = _worst_status(rows["status"].tolist())
     resumed = bool(rows["resumed"].fillna(False).any())
+    total = os.environ.get("PRIVBENCH_N_JOBS")
+    position = f"[{int(hc.job.num) + 1}/{total}] " if multirun and total else ""
     log.info(
-        "trial done in %.1f s: %s [%s%s]", time.perf_counter() - start, label, worst, ", resumed from cache" if resumed else ""
-    )
-    return worst
+        "%strial done in %.1f s: %s [%s%s]", position, time.perf_counter() - start, label, worst,
+        ", resumed from cache" if resumed else "",
+    )  # fmt: skip    return worst
 
 
 def _config_error_rows(cfg: DictConfig, choices: Mapping[str, Any], run_id: str, exc: Exception) -> Any:
@@ -152,7 +165,9 @@ def _config_error_rows(cfg: DictConfig, choices: Mapping[str, Any], run_id: str,
                 "split_seed": plain.get("split_seed"),
                 "fold": plain.get("fold"),
                 "generator": str(choices.get("generator")),
-                "generator_params": canonical_json({k: v for k, v in plain["generator"].items() if k != "check_params"}),
+                "generator_params": canonical_json(
+                    {k: v for k, v in plain["generator"].items() if k != "check_params"}
+                ),
                 "gen_seed": plain.get("gen_seed"),
                 "metric": "(trial)",
                 "variant": "",

@@ -28,14 +28,14 @@ def _bin(name: str) -> Path:
     return VENV / "bin" / name
 
 
-def _run(cmd: list[str], **kwargs: object) -> None:
+def _run(cmd: list[str | Path], **kwargs: object) -> None:
     print("+", " ".join(str(c) for c in cmd), flush=True)
     subprocess.run([str(c) for c in cmd], check=True, cwd=ROOT, **kwargs)  # type: ignore[call-overload]
 
 
 def setup() -> None:
     """Create the virtual environment and install privbench into it (idempotent)."""
-    if sys.version_info[:2] < (3, 11):
+    if sys.version_info[:2] < (3, 11):  # noqa: UP036 - users may run it with an older python3
         sys.exit(f"privbench needs Python >= 3.11; this is {sys.version.split()[0]}")
     if not _bin("python").exists():
         print(f"creating virtual environment {VENV}", flush=True)

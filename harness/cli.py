@@ -83,7 +83,9 @@ def _dispatch(argv: list[str]) -> int:
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="privbench", description="privacy-preserving data publishing benchmarks")
+    parser = argparse.ArgumentParser(
+        prog="privbench", description="privacy-preserving data publishing benchmarks"
+    )
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("run", help="run a trial or a Hydra multirun (-m)")
     collect = sub.add_parser("collect", help="collect the result rows of runs into one table")
@@ -91,7 +93,9 @@ def _parser() -> argparse.ArgumentParser:
     collect.add_argument("-o", "--output", type=Path, default=None, help="output .parquet or .csv")
     report = sub.add_parser("report", help="tables, statistics and figures of runs")
     report.add_argument("run_dirs", nargs="+", type=Path)
-    report.add_argument("-o", "--output", type=Path, default=None, help="report directory (default RUN_DIR/report)")
+    report.add_argument(
+        "-o", "--output", type=Path, default=None, help="report directory (default RUN_DIR/report)"
+    )
     lister = sub.add_parser("list", help="list registered configs")
     lister.add_argument("what", choices=sorted(LIST_GROUPS))
     sub.add_parser("validate", help="compose and instantiate every config")
@@ -106,7 +110,18 @@ def _run(rest: list[str]) -> int:
     multirun = "-m" in rest or "--multirun" in rest
     overrides = [a for a in rest if not a.startswith("-")]
     flags = [a for a in rest if a.startswith("-")]
-    hydra_only = {"--cfg", "-c", "--help", "-h", "--hydra-help", "--info", "-i", "--resolve", "--package", "-p"}
+    hydra_only = {
+        "--cfg",
+        "-c",
+        "--help",
+        "-h",
+        "--hydra-help",
+        "--info",
+        "-i",
+        "--resolve",
+        "--package",
+        "-p",
+    }
     if not skip_preflight and not (set(flags) & hydra_only):
         from harness.preflight import preflight
 

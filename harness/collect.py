@@ -31,16 +31,20 @@ def collect(run_dirs: Sequence[Path]) -> pd.DataFrame:
     DataError
         If a directory does not exist or holds no result file.
     """
-    frames = []
+    frames: list[pd.DataFrame] = []
     for run_dir in run_dirs:
         if not Path(run_dir).is_dir():
             raise DataError(f"{run_dir}: no such run directory; expected results/<experiment>/<timestamp>")
         files = result_files(Path(run_dir))
         if not files:
-            raise DataError(f"{run_dir}: no {ROWS_FILE} found; expected the output directory of `privbench run`")
+            raise DataError(
+                f"{run_dir}: no {ROWS_FILE} found; expected the output directory of `privbench run`"
+            )
         frames.extend(read_parquet(f) for f in files)
     table = conform_results(pd.concat(frames, ignore_index=True))
-    return table.sort_values(["run_id", "trial_key", "metric", "variant"], kind="stable").reset_index(drop=True)
+    return table.sort_values(["run_id", "trial_key", "metric", "variant"], kind="stable").reset_index(
+        drop=True
+    )
 
 
 def write_table(results: pd.DataFrame, path: Path) -> None:

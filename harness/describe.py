@@ -31,9 +31,9 @@ def _summary(group: str, name: str) -> str:
     if data.get("description"):
         return " ".join(str(data["description"]).split())
     if group == "suite":
-        metrics = [str(d).split(":")[-1].strip() for d in data.get("defaults", []) if isinstance(d, dict)] or [
-            next(iter(d.values())) for d in data.get("defaults", []) if isinstance(d, dict)
-        ]
+        metrics = [
+            str(d).split(":")[-1].strip() for d in data.get("defaults", []) if isinstance(d, dict)
+        ] or [next(iter(d.values())) for d in data.get("defaults", []) if isinstance(d, dict)]
         return "metrics: " + ", ".join(str(m) for m in metrics)
     from harness.registry import config_path
 

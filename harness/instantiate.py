@@ -12,7 +12,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from harness.errors import ConfigError
 from harness.generator import BaseGenerator
@@ -28,7 +28,9 @@ def split_config(cfg: Mapping[str, Any]) -> tuple[str, dict[str, Any], dict[str,
     plain = _plain(cfg)
     target = plain.get("_target_")
     if not target:
-        raise ConfigError("config has no '_target_' key; expected the class path, e.g. generators.baselines.Identity")
+        raise ConfigError(
+            "config has no '_target_' key; expected the class path, e.g. generators.baselines.Identity"
+        )
     params = {k: v for k, v in plain.items() if k not in RESERVED_KEYS}
     return str(target), params, dict(plain.get("check_params") or {})
 
@@ -38,7 +40,8 @@ def import_target(target: str) -> type:
     module_name, _, attr = target.rpartition(".")
     try:
         module = importlib.import_module(module_name)
-        return getattr(module, attr)  # type: ignore[no-any-return]
+        found: type = getattr(module, attr)
+        return found
     except (ImportError, AttributeError) as exc:
         raise ConfigError(f"_target_ {target!r} cannot be imported: {exc}") from None
 
@@ -60,10 +63,11 @@ def build(kind: str, name: str, cfg: Mapping[str, Any], *, use_check_params: boo
     target, params, check = split_config(cfg)
     if use_check_params:
         params.update(check)
-    cls = import_target(target)
+    cls: Any = import_target(target)
     if not (isinstance(cls, type) and issubclass(cls, base)):
         raise ConfigError(f"{kind} {name!r}: _target_ {target!r} is not a {base.__name__} subclass")
-    allowed = cls._param_names()
+    klass = cast("type[BaseGenerator] | type[BaseMetric]", cls)
+    allowed = klass._param_names()
     unknown = sorted(set(params) - set(allowed))
     if unknown:
         raise ConfigError(
@@ -71,7 +75,7 @@ def build(kind: str, name: str, cfg: Mapping[str, Any], *, use_check_params: boo
             + (", ".join(allowed) or "(none)")
         )
     try:
-        obj = cls(**params)
+        obj = klass(**params)
     except TypeError as exc:
         raise ConfigError(f"{kind} {name!r}: {exc}") from None
     obj.validate_params()

@@ -81,7 +81,7 @@ def run_isolated(
         raise ConfigError(f"runtime.timeout_s must be > 0 or null; got {timeout_s!r}")
     if max_memory_mb is not None and max_memory_mb <= 0:
         raise ConfigError(f"runtime.max_memory_mb must be > 0 or null; got {max_memory_mb!r}")
-    ctx = mp.get_context(start_method)
+    ctx: Any = mp.get_context(start_method)
     receiver, sender = ctx.Pipe(duplex=False)
     proc = ctx.Process(target=_child_main, args=(sender, fn, args), daemon=False)
     start = time.perf_counter()
@@ -128,7 +128,14 @@ def run_isolated(
         proc.join(10)
     receiver.close()
     if status == "timeout":
-        return ChildOutcome("timeout", None, f"timed out after {timeout_s:g} s (runtime.timeout_s)", "TimeoutError", peak_mb, wall)
+        return ChildOutcome(
+            "timeout",
+            None,
+            f"timed out after {timeout_s:g} s (runtime.timeout_s)",
+            "TimeoutError",
+            peak_mb,
+            wall,
+        )
     if status == "oom":
         return ChildOutcome(
             "oom", None, f"exceeded {max_memory_mb:g} MB of memory (runtime.max_memory_mb); peak {peak_mb:.0f} MB",
@@ -137,8 +144,17 @@ def run_isolated(
     if message is None:
         code = proc.exitcode
         if code is not None and code < 0 and -code == 9:
-            return ChildOutcome("oom", None, "worker killed by SIGKILL (likely out of memory)", "MemoryError", peak_mb, wall)
-        return ChildOutcome("error", None, f"worker exited with code {code} without a result", "ChildProcessError", peak_mb, wall)
+            return ChildOutcome(
+                "oom", None, "worker killed by SIGKILL (likely out of memory)", "MemoryError", peak_mb, wall
+            )
+        return ChildOutcome(
+            "error",
+            None,
+            f"worker exited with code {code} without a result",
+            "ChildProcessError",
+            peak_mb,
+            wall,
+        )
     kind, payload, error_type, child_peak_mb = message
     peak_mb = max(peak_mb, child_peak_mb)
     if kind == "ok":
@@ -152,7 +168,7 @@ def _child_main(sender: Connection, fn: Callable[..., Any], args: tuple[Any, ...
     try:
         value = fn(*args)
         message: tuple[Any, ...] = ("ok", value, "", _own_peak_mb())
-    except BaseException as exc:  # noqa: BLE001 - everything the plugin raises becomes data
+    except BaseException as exc:
         message = ("error", format_error(exc), type(exc).__name__, _own_peak_mb())
     try:
         sender.send(message)

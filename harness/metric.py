@@ -148,9 +148,13 @@ class BaseMetric:
         if len(synthetic) == 0:
             raise IncomputableMetricError(f"metric {self.name}: the released table is empty")
         if self.needs_target and spec.target is None:
-            raise IncomputableMetricError(f"metric {self.name} needs a target; dataset {spec.name!r} has none")
+            raise IncomputableMetricError(
+                f"metric {self.name} needs a target; dataset {spec.name!r} has none"
+            )
         if self.needs_qi and not spec.qi:
-            raise IncomputableMetricError(f"metric {self.name} needs a QI set; dataset {spec.name!r} has none")
+            raise IncomputableMetricError(
+                f"metric {self.name} needs a QI set; dataset {spec.name!r} has none"
+            )
         if self.needs_control and (control is None or len(control) == 0):
             raise IncomputableMetricError(f"metric {self.name} needs a control split")
         if self.needs_test and (test is None or len(test) == 0):
@@ -176,7 +180,9 @@ def as_outputs(output: MetricOutput) -> dict[str, MetricResult]:
         return {"": output}
     if isinstance(output, dict) and all(isinstance(v, MetricResult) for v in output.values()):
         return dict(output)
-    raise TypeError(f"a metric must return MetricResult or dict[str, MetricResult]; got {type(output).__name__}")
+    raise TypeError(
+        f"a metric must return MetricResult or dict[str, MetricResult]; got {type(output).__name__}"
+    )
 
 
 def _as_float(value: Any) -> float:

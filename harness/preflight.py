@@ -19,12 +19,12 @@ from hydra._internal.core_plugins.basic_sweeper import BasicSweeper
 from hydra.core.global_hydra import GlobalHydra
 from hydra.core.override_parser.overrides_parser import OverridesParser
 from hydra.errors import HydraException
-from omegaconf import OmegaConf
 from omegaconf.errors import OmegaConfBaseException
 from tqdm import tqdm
 
 from harness.errors import ConfigError, PrivbenchError, unknown_name
 from harness.registry import GROUPS, names
+from harness.spec import plain_dict
 
 GROUP_KEYS = {"dataset", "generator", "suite", "profile", "experiment"}
 
@@ -55,7 +55,9 @@ def check_group_choices(overrides: Sequence[str]) -> None:
         key = override.get_key_element().lstrip("+~")
         if key not in GROUP_KEYS or override.is_delete():
             continue
-        values = list(override.sweep_string_iterator()) if override.is_sweep_override() else [override.value()]
+        values = (
+            list(override.sweep_string_iterator()) if override.is_sweep_override() else [override.value()]
+        )
         for value in values:
             if value is None:
                 continue
@@ -88,9 +90,9 @@ def expand_jobs(overrides: Sequence[str], *, multirun: bool) -> list[list[str]]:
         return [list(overrides)]
     parser = OverridesParser.create()
     plain = [o for o in parser.parse_overrides(list(overrides)) if not o.is_sweep_override()]
-    first = compose_job([o.input_line for o in plain] + [_first_value(o) for o in parser.parse_overrides(list(overrides)) if o.is_sweep_override()])
-    params = OmegaConf.to_container(first.hydra.sweeper.get("params") or {}) or {}
-    assert isinstance(params, dict)
+    sweeps = [o for o in parser.parse_overrides(list(overrides)) if o.is_sweep_override()]
+    first = compose_job([str(o.input_line) for o in plain] + [_first_value(o) for o in sweeps])
+    params = plain_dict(first.hydra.sweeper.get("params") or {})
     arguments = [f"{k}={v}" for k, v in params.items()] + list(overrides)
     batches = BasicSweeper.split_arguments(parser.parse_overrides(arguments), max_batch_size=None)
     return [list(job) for batch in batches for job in batch]
@@ -114,10 +116,8 @@ def preflight(overrides: Sequence[str], *, multirun: bool, base_dir: Path) -> in
         for job in tqdm(jobs, desc="validating trials", unit="trial", disable=not show):
             check_group_choices(job)
             cfg = compose_job(job)
-            choices = OmegaConf.to_container(cfg.hydra.runtime.choices)
-            assert isinstance(choices, dict)
-            plain = OmegaConf.to_container(cfg, resolve=True)
-            assert isinstance(plain, dict)
+            choices = plain_dict(cfg.hydra.runtime.choices)
+            plain = plain_dict(cfg)
             plain.pop("hydra", None)
             try:
                 prepare_trial(trial_config(plain, choices, run_id="preflight", base_dir=base_dir))

@@ -46,7 +46,7 @@ def seed_everything(seed: int) -> None:
     Harness code never draws from these; they are seeded for wrapped libraries that do.
     """
     random.seed(seed)
-    np.random.seed(seed % 2**32)
+    np.random.seed(seed % 2**32)  # noqa: NPY002 - the legacy global RNG some libraries draw from
     torch = sys.modules.get("torch")
     if torch is not None:
         torch.manual_seed(seed)

@@ -127,7 +127,7 @@ class DatasetSpec:
         if unknown:
             raise ConfigError(
                 f"{where}: unknown key(s) {', '.join(unknown)}; expected some of: "
-                + ", ".join(sorted(known - {'license'}))
+                + ", ".join(sorted(known - {"license"}))
             )
         columns = _parse_columns(data.get("columns"), where)
         spec = cls(
@@ -212,9 +212,7 @@ class DatasetSpec:
             )
         kind = self.source.get("kind")
         if kind is not None and kind not in SOURCE_KINDS:
-            raise ConfigError(
-                f"{where}: source.kind must be one of {', '.join(SOURCE_KINDS)}; got {kind!r}"
-            )
+            raise ConfigError(f"{where}: source.kind must be one of {', '.join(SOURCE_KINDS)}; got {kind!r}")
 
     # ------------------------------------------------------------------ queries
     @property
@@ -294,6 +292,21 @@ def canonical_json(value: Any) -> str:
     return json.dumps(_plain(value), sort_keys=True, separators=(",", ":"), default=str)
 
 
+def plain_dict(value: Any) -> dict[str, Any]:
+    """A mapping (including an OmegaConf ``DictConfig``, resolved) as a plain ``dict[str, Any]``."""
+    try:
+        from omegaconf import DictConfig, OmegaConf
+
+        if isinstance(value, DictConfig):
+            value = OmegaConf.to_container(value, resolve=True)
+    except ImportError:  # pragma: no cover - omegaconf is a core dependency
+        pass
+    out = _plain(value)
+    if not isinstance(out, dict):
+        raise TypeError(f"expected a mapping; got {type(value).__name__}")
+    return out
+
+
 def _plain(value: Any) -> Any:
     """Convert mappings/sequences (including OmegaConf containers) to plain dict/list."""
     if isinstance(value, Mapping):
@@ -322,8 +335,7 @@ def _parse_columns(raw: Any, where: str) -> tuple[ColumnSpec, ...]:
         kind = body.pop("kind", None)
         if kind not in COLUMN_KINDS:
             raise ConfigError(
-                f"{where}: column {col_name!r} has kind {kind!r}; expected one of: "
-                + ", ".join(COLUMN_KINDS)
+                f"{where}: column {col_name!r} has kind {kind!r}; expected one of: " + ", ".join(COLUMN_KINDS)
             )
         missing = body.pop("missing_codes", None) or ()
         categories = body.pop("categories", None)

@@ -60,7 +60,9 @@ class SplitConfig:
         allowed = set(cls.__dataclass_fields__)
         unknown = sorted(set(data) - allowed)
         if unknown:
-            raise ConfigError(f"split: unknown key(s) {', '.join(unknown)}; expected some of: {', '.join(sorted(allowed))}")
+            raise ConfigError(
+                f"split: unknown key(s) {', '.join(unknown)}; expected some of: {', '.join(sorted(allowed))}"
+            )
         cfg = cls(**data)
         cfg.validate()
         return cfg
@@ -150,7 +152,9 @@ def make_split(
 
     if cfg.kind == "predefined":
         if test_mask is None:
-            raise ConfigError("split.kind=predefined needs a dataset with a predefined test split (file role 'test' or a test_index)")
+            raise ConfigError(
+                "split.kind=predefined needs a dataset with a predefined test split (file role 'test' or a test_index)"
+            )
         test = everything[np.asarray(test_mask, dtype=bool)]
         rest = everything[~np.asarray(test_mask, dtype=bool)]
     elif cfg.kind == "holdout":
@@ -178,16 +182,22 @@ def make_split(
         if sub_labels is not None and np.min(np.unique(sub_labels, return_counts=True)[1]) < 2:
             sub_labels = None
         sub = (
-            StratifiedShuffleSplit(n_splits=1, test_size=share, random_state=derive_seed(split_seed, "control", fold))
+            StratifiedShuffleSplit(
+                n_splits=1, test_size=share, random_state=derive_seed(split_seed, "control", fold)
+            )
             if sub_labels is not None
-            else ShuffleSplit(n_splits=1, test_size=share, random_state=derive_seed(split_seed, "control", fold))
+            else ShuffleSplit(
+                n_splits=1, test_size=share, random_state=derive_seed(split_seed, "control", fold)
+            )
         )
         tr_pos, ctl_pos = next(sub.split(rest, sub_labels))
         train, control = np.sort(rest[tr_pos]), np.sort(rest[ctl_pos])
     return Split(train=train, control=control, test=np.sort(test), details=details)
 
 
-def _stratification_labels(y: pd.Series | np.ndarray | None, cfg: SplitConfig, n_rows: int) -> np.ndarray | None:
+def _stratification_labels(
+    y: pd.Series | np.ndarray | None, cfg: SplitConfig, n_rows: int
+) -> np.ndarray | None:
     if y is None or not cfg.stratify:
         return None
     labels = pd.Series(np.asarray(y)).astype(str).fillna("<NA>").to_numpy()

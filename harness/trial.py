@@ -114,7 +114,9 @@ class TrialConfig:
         if int(self.threads) < 1:
             raise ConfigError(f"runtime.threads must be >= 1; got {self.threads!r}")
         if self.start_method not in ("fork", "spawn", "forkserver"):
-            raise ConfigError(f"runtime.start_method must be fork, spawn or forkserver; got {self.start_method!r}")
+            raise ConfigError(
+                f"runtime.start_method must be fork, spawn or forkserver; got {self.start_method!r}"
+            )
         for key in ("split_seed", "gen_seed"):
             value = getattr(self, key)
             if isinstance(value, bool) or int(value) != value or value < 0:
@@ -152,7 +154,9 @@ def prepare_trial(cfg: TrialConfig) -> PreparedTrial:
     loaded = load_dataset(spec, base_dir=cfg.base_dir)
     frame, test_mask = _subsample(loaded.frame, loaded.test_mask, cfg.max_rows, cfg.split_seed)
     y = frame[spec.target] if spec.target is not None and spec.task in ("binary", "multiclass") else None
-    split = make_split(len(frame), cfg.split, split_seed=cfg.split_seed, fold=cfg.fold, y=y, test_mask=test_mask)
+    split = make_split(
+        len(frame), cfg.split, split_seed=cfg.split_seed, fold=cfg.fold, y=y, test_mask=test_mask
+    )
     train, control, test = split.take(frame)
     generator = build_generator(cfg.generator, cfg.generator_cfg)
     metric_objects = {name: build_metric(name, mcfg) for name, mcfg in cfg.metrics.items()}
@@ -177,12 +181,26 @@ def prepare_trial(cfg: TrialConfig) -> PreparedTrial:
         {
             "variant": variant_key,
             "qi_set": spec.qi_set_name,
-            "metrics": {n: [split_config(m)[0], m_obj.get_params()] for (n, m), m_obj in zip(cfg.metrics.items(), metric_objects.values())},
+            "metrics": {
+                n: [split_config(m)[0], m_obj.get_params()]
+                for (n, m), m_obj in zip(cfg.metrics.items(), metric_objects.values())
+            },
             "experiment": cfg.experiment,
         }
     )
     return PreparedTrial(
-        cfg, spec, loaded, train, control, test, split, generator, generator_seed, metric_objects, variant_key, trial_key
+        cfg,
+        spec,
+        loaded,
+        train,
+        control,
+        test,
+        split,
+        generator,
+        generator_seed,
+        metric_objects,
+        variant_key,
+        trial_key,
     )
 
 
@@ -216,7 +234,9 @@ def run_prepared(prepared: PreparedTrial) -> pd.DataFrame:
             cached = cached.copy()
             cached["run_id"] = cfg.run_id
             cached["resumed"] = True
-            return to_results_frame(cached.to_dict("records"))
+            return to_results_frame(
+                [{str(k): v for k, v in row.items()} for row in cached.to_dict("records")]
+            )
     variant = _obtain_variant(prepared)
     rows = _metric_rows(prepared, variant)
     frame = to_results_frame(rows)
@@ -263,7 +283,7 @@ def _obtain_variant(p: PreparedTrial) -> VariantOutcome:
             start_method=p.cfg.start_method,
         )
         if outcome.status != "ok":
-            status = outcome.status
+            status: str = outcome.status
             error = outcome.error
             if outcome.error_type == InfeasibleConfigError.__name__:
                 status, error = "skipped", "infeasible: " + error.split(": ", 1)[-1]
@@ -325,7 +345,9 @@ def _metric_rows(p: PreparedTrial, variant: VariantOutcome) -> list[dict[str, An
             "target_value": metric.target_value,
         }
         if variant.table is None:
-            rows.append({**common, "variant": "", "status": variant.status, "error": variant.error, "value": math.nan})
+            rows.append(
+                {**common, "variant": "", "status": variant.status, "error": variant.error, "value": math.nan}
+            )
             continue
         seed = derive_seed(p.cfg.gen_seed, "metric", name)
         start = time.perf_counter()
@@ -338,7 +360,7 @@ def _metric_rows(p: PreparedTrial, variant: VariantOutcome) -> list[dict[str, An
             rows.append({**common, "variant": "", "status": "skipped", "error": str(exc), "value": math.nan,
                          "metric_s": time.perf_counter() - start})  # fmt: skip
             continue
-        except Exception as exc:  # noqa: BLE001 - a failing metric is a row, not a crash
+        except Exception as exc:
             rows.append({**common, "variant": "", "status": "error", "error": format_error(exc), "value": math.nan,
                          "metric_s": time.perf_counter() - start})  # fmt: skip
             continue
@@ -364,7 +386,11 @@ def _metric_rows(p: PreparedTrial, variant: VariantOutcome) -> list[dict[str, An
 
 
 def _cost_rows(base: dict[str, Any], variant: VariantOutcome) -> list[dict[str, Any]]:
-    values = {"fit_seconds": variant.fit_s, "sample_seconds": variant.sample_s, "peak_rss_mb": variant.peak_rss_mb}
+    values = {
+        "fit_seconds": variant.fit_s,
+        "sample_seconds": variant.sample_s,
+        "peak_rss_mb": variant.peak_rss_mb,
+    }
     status = "ok" if variant.status == "ok" else variant.status
     return [
         {
@@ -430,4 +456,12 @@ def _isnan(value: Any) -> bool:
         return value is None
 
 
-__all__ = ["COST_METRICS", "PreparedTrial", "PrivbenchError", "TrialConfig", "prepare_trial", "run_prepared", "run_trial"]
+__all__ = [
+    "COST_METRICS",
+    "PreparedTrial",
+    "PrivbenchError",
+    "TrialConfig",
+    "prepare_trial",
+    "run_prepared",
+    "run_trial",
+]

@@ -6,10 +6,9 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from omegaconf import OmegaConf
-
 from harness.errors import PrivbenchError
 from harness.registry import names
+from harness.spec import plain_dict
 
 
 def _check_generator(name: str) -> None:
@@ -45,9 +44,8 @@ def _check_composed(group: str) -> Callable[[str], None]:
             jobs = expand_jobs([f"{group}={name}"], multirun=group == "experiment")
             for job in jobs:
                 cfg = compose_job(job)
-                choices = OmegaConf.to_container(cfg.hydra.runtime.choices)
-                plain = OmegaConf.to_container(cfg, resolve=True)
-                assert isinstance(choices, dict) and isinstance(plain, dict)
+                choices = plain_dict(cfg.hydra.runtime.choices)
+                plain = plain_dict(cfg)
                 plain.pop("hydra", None)
                 trial = trial_config(plain, choices, run_id="validate", base_dir=Path.cwd())
                 build_generator(trial.generator, trial.generator_cfg)

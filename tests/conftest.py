@@ -27,12 +27,16 @@ def privbench(tmp_path: Path) -> Runner:
         "PYTHONPATH": str(REPO),
     }
 
-    def run(*args: str, check: bool = True, timeout: float = 600, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    def run(
+        *args: str, check: bool = True, timeout: float = 600, cwd: Path | None = None
+    ) -> subprocess.CompletedProcess[str]:
         proc = subprocess.run(
             [*PRIVBENCH, *args], cwd=cwd or tmp_path, env=env, capture_output=True, text=True, timeout=timeout
         )
         if check and proc.returncode != 0:
-            raise AssertionError(f"privbench {' '.join(args)} failed ({proc.returncode}):\n{proc.stderr[-4000:]}")
+            raise AssertionError(
+                f"privbench {' '.join(args)} failed ({proc.returncode}):\n{proc.stderr[-4000:]}"
+            )
         return proc
 
     return run

@@ -87,7 +87,12 @@ def _digest(path: Path) -> tuple[str, int]:
 
 def _frame(n: int = 60) -> pd.DataFrame:
     return pd.DataFrame(
-        {"a": range(n), "b": ["x", "y", "z"] * (n // 3), "c": [0.5 * i for i in range(n)], "y": ["p", "q"] * (n // 2)}
+        {
+            "a": range(n),
+            "b": ["x", "y", "z"] * (n // 3),
+            "c": [0.5 * i for i in range(n)],
+            "y": ["p", "q"] * (n // 2),
+        }
     )
 
 

@@ -7,7 +7,6 @@ import json
 import os
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -59,7 +58,9 @@ def test_multirun_joblib_two_generators_two_seeds(privbench: Runner, tmp_path: P
 
 @pytest.mark.slow
 def test_multirun_submitit_local(privbench: Runner, tmp_path: Path) -> None:
-    privbench("run", "-m", "generator=identity,subsample", "hydra/launcher=submitit_local", *SMALL, timeout=900)
+    privbench(
+        "run", "-m", "generator=identity,subsample", "hydra/launcher=submitit_local", *SMALL, timeout=900
+    )
     (run_dir,) = run_dirs(tmp_path)
     results = collect([run_dir])
     assert results["trial_key"].nunique() == 2 and (results["status"] == "ok").all()

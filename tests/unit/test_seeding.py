@@ -18,7 +18,11 @@ def test_derive_seed_is_deterministic_and_distinct() -> None:
 def test_derive_seed_is_the_same_in_a_fresh_process_with_another_hash_seed() -> None:
     code = "from harness.seeding import derive_seed; print(derive_seed(5, 'metric', 'dcr_nndr'))"
     out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True, env={"PYTHONHASHSEED": "123"}
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={"PYTHONHASHSEED": "123"},
     ).stdout.strip()
     assert int(out) == derive_seed(5, "metric", "dcr_nndr")
 

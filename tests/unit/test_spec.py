@@ -13,7 +13,12 @@ from harness.spec import DatasetSpec
 def spec_dict(**changes: Any) -> dict[str, Any]:
     base: dict[str, Any] = {
         "name": "toy",
-        "columns": {"age": "integer", "sex": "categorical", "income": {"kind": "continuous"}, "y": "categorical"},
+        "columns": {
+            "age": "integer",
+            "sex": "categorical",
+            "income": {"kind": "continuous"},
+            "y": "categorical",
+        },
         "target": "y",
         "task": "binary",
         "qi_sets": {"demo": ["age", "sex"], "age_only": ["age"]},

@@ -20,13 +20,19 @@ def test_holdout_is_deterministic_and_disjoint() -> None:
     for part in ("train", "control", "test"):
         np.testing.assert_array_equal(getattr(a, part), getattr(b, part))
     assert len(a.test) == 40 and len(a.control) == 40 and len(a.train) == 120
-    assert not set(a.train) & set(a.test) and not set(a.train) & set(a.control) and not set(a.control) & set(a.test)
+    assert (
+        not set(a.train) & set(a.test)
+        and not set(a.train) & set(a.control)
+        and not set(a.control) & set(a.test)
+    )
     assert sorted([*a.train, *a.control, *a.test]) == list(range(200))
 
 
 def test_different_split_seeds_differ() -> None:
     cfg = SplitConfig()
-    assert not np.array_equal(make_split(200, cfg, split_seed=0).test, make_split(200, cfg, split_seed=1).test)
+    assert not np.array_equal(
+        make_split(200, cfg, split_seed=0).test, make_split(200, cfg, split_seed=1).test
+    )
 
 
 def test_holdout_is_stratified() -> None:
