@@ -1,0 +1,58 @@
+"""The report step: tables, figures and pages from the long results table.
+
+Everything here is a pure function of the results DataFrame (DESIGN.md: nothing downstream
+of the results table touches generator or metric objects). One module per concept:
+
+``prepare``     derived columns (variant label, metric column, trial id and status)
+``labels``      readable generator-variant labels
+``goals``       metric goals: best values and oriented scores
+``tables``      summary, failures, status and cost tables (numbers)
+``formatting``  numbers → display text, best cells in bold
+``render``      Markdown, LaTeX booktabs, HTML and CSV writers
+``style``       the figure style
+``figures``     privacy-utility scatter, per-family box plots, cost bars
+``document``    the page model, written as Markdown and HTML
+``index``       :func:`build_report`, the entry point of ``privbench report``
+"""
+
+from harness.report.figures import (
+    FigureOutcome,
+    FigureSkipped,
+    cost_bars,
+    make_figures,
+    metric_boxplots,
+    privacy_utility_scatter,
+)
+from harness.report.index import build_report
+from harness.report.render import DisplayTable, to_csv, to_html, to_latex, to_markdown
+from harness.report.tables import (
+    cell_stats,
+    cost_table,
+    failures_table,
+    status_counts,
+    status_totals,
+    summary_table,
+    trial_costs,
+)
+
+__all__ = [
+    "DisplayTable",
+    "FigureOutcome",
+    "FigureSkipped",
+    "build_report",
+    "cell_stats",
+    "cost_bars",
+    "cost_table",
+    "failures_table",
+    "make_figures",
+    "metric_boxplots",
+    "privacy_utility_scatter",
+    "status_counts",
+    "status_totals",
+    "summary_table",
+    "to_csv",
+    "to_html",
+    "to_latex",
+    "to_markdown",
+    "trial_costs",
+]

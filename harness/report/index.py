@@ -1,0 +1,279 @@
+"""Assemble the report: tables, figures, ``report.md`` and ``report.html``.
+
+:func:`build_report` is the entry point of ``privbench report``. It writes::
+
+    out_dir/
+      tables/   status, summary_<family>, summary (all families), failures, cost  (.md, .csv, .tex)
+      figures/  privacy_utility, box_<family>_<dataset>, cost            (.png, .pdf)
+      report.md     GitHub-friendly: tables inline, figures linked
+      report.html   static page: inline CSS, no script, relative links only
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pandas as pd
+
+from harness.report import render
+from harness.report.document import (
+    Block,
+    Bullets,
+    FigureBlock,
+    Heading,
+    Paragraph,
+    Preformatted,
+    TableBlock,
+    to_html,
+    to_markdown,
+)
+from harness.report.figures import make_figures
+from harness.report.formatting import (
+    cost_display,
+    failures_display,
+    status_display,
+    summary_display,
+    usual_n,
+)
+from harness.report.prepare import FAMILY_ORDER, prepare
+from harness.report.render import DisplayTable
+from harness.report.tables import (
+    cost_table,
+    failures_table,
+    status_totals,
+    summary_columns,
+    summary_goals,
+    summary_table,
+)
+
+MAX_SHOWN_FAILURES = 200
+
+
+@dataclass
+class TableWriter:
+    """Writes one table as ``.md``, ``.csv`` and ``.tex`` under ``directory`` and remembers the files."""
+
+    directory: Path
+    written: dict[str, Path] = field(default_factory=dict)
+
+    def write(self, display: DisplayTable, numbers: pd.DataFrame, stem: str, caption: str) -> dict[str, str]:
+        """Write the three files of a table; return format name → path relative to the report."""
+        files = {
+            "Markdown": (f"{stem}.md", render.to_markdown(display)),
+            "CSV": (f"{stem}.csv", render.to_csv(numbers)),
+            "LaTeX": (f"{stem}.tex", render.to_latex(display, caption=caption, label=f"tab:{stem}")),
+        }
+        links = {}
+        for name, (filename, text) in files.items():
+            path = self.directory / filename
+            path.write_text(text, encoding="utf-8")
+            relative = f"{self.directory.name}/{filename}"
+            self.written[relative] = path
+            links[name] = relative
+        return links
+
+
+def build_report(
+    results: pd.DataFrame,
+    out_dir: Path,
+    *,
+    title: str,
+    config_text: str | None = None,
+    versions: dict[str, str] | None = None,
+) -> dict[str, Path]:
+    """Write the tables, figures and report pages of one run.
+
+    Parameters
+    ----------
+    results : DataFrame
+        The long results table of the run (``harness.schema.RESULT_COLUMNS``).
+    out_dir : Path
+        Output directory (created; existing files of the same names are replaced).
+    title : str
+        Title of the report.
+    config_text : str, optional
+        The experiment configuration (e.g. the composed Hydra YAML), shown verbatim.
+    versions : dict, optional
+        Package → version. Default: merged from the results' ``versions`` column.
+
+    Returns
+    -------
+    dict of str to Path
+        ``report_md``, ``report_html``, ``tables_dir``, ``figures_dir`` and one entry per
+        written file keyed by its path relative to ``out_dir`` (e.g. ``"tables/cost.csv"``).
+    """
+    out_dir = Path(out_dir)
+    tables_dir = out_dir / "tables"
+    figures_dir = out_dir / "figures"
+    tables_dir.mkdir(parents=True, exist_ok=True)
+    figures_dir.mkdir(parents=True, exist_ok=True)
+    frame = prepare(results)
+    writer = TableWriter(tables_dir)
+
+    blocks: list[Block] = [Heading(title, level=1)]
+    blocks += _overview(frame, writer)
+    blocks += _summaries(frame, writer)
+    blocks += _failures(frame, writer)
+    blocks += _costs(frame, writer)
+    written = dict(writer.written)
+    blocks += _figures(frame, figures_dir, out_dir, written)
+    blocks += _provenance(frame, config_text, versions)
+
+    report_md = out_dir / "report.md"
+    report_md.write_text(to_markdown(blocks), encoding="utf-8")
+    report_html = out_dir / "report.html"
+    report_html.write_text(to_html(title, blocks), encoding="utf-8")
+    return {
+        "report_md": report_md,
+        "report_html": report_html,
+        "tables_dir": tables_dir,
+        "figures_dir": figures_dir,
+        **written,
+    }
+
+
+def _overview(frame: pd.DataFrame, writer: TableWriter) -> list[Block]:
+    totals = status_totals(frame)
+    n_variants = frame[["generator", "generator_params"]].drop_duplicates().shape[0] if len(frame) else 0
+    datasets = sorted(set(frame["dataset"])) if len(frame) else []
+    text = (
+        f"{len(frame)} result rows from {int(totals['total'])} trials: {n_variants} generator variant(s) "
+        f"on {len(datasets)} dataset(s) ({', '.join(datasets) or 'none'})."
+    )
+    caption = "Trials by status"
+    files = writer.write(status_display(totals), totals.rename("trials").to_frame().T, "status", caption)
+    note = (
+        "A trial is ok when at least one of its metrics was computed; otherwise it takes its most severe "
+        "status (oom > timeout > error > skipped)."
+    )
+    return [Heading("Overview"), Paragraph(text), TableBlock(status_display(totals), caption, files, note)]
+
+
+def _summaries(frame: pd.DataFrame, writer: TableWriter) -> list[Block]:
+    blocks: list[Block] = [Heading("Results by metric family")]
+    info = summary_goals(frame)
+    families = [f for f in dict.fromkeys(info["family"]) if f != "cost"]
+    families.sort(key=lambda f: FAMILY_ORDER.index(f) if f in FAMILY_ORDER else len(FAMILY_ORDER))
+    if not families:
+        summary = summary_table(frame)
+        display = summary_display(summary, info)
+        caption = "Trials per generator variant"
+        files = writer.write(display, summary, "summary", caption)
+        blocks.append(Paragraph("The results hold no privacy, utility or fidelity metric."))
+        blocks.append(TableBlock(display, caption, files))
+        return blocks
+    everything = summary_table(frame)
+    n = usual_n(everything)
+    blocks.append(
+        Paragraph(
+            f"Cells are mean ± sd over seeds and folds of the ok trials (n = {n} unless marked). Bold is the best "
+            "generator variant of a column within a dataset: ↑ highest, ↓ lowest, →t closest to t; columns without "
+            "a direction are not marked. – means no ok value. 'trials' and 'failed' count every trial of the "
+            "variant, failures included."
+        )
+    )
+    for family in families:
+        summary = summary_table(frame, [family])
+        if not summary_columns(summary):
+            continue
+        display = summary_display(summary, info)
+        caption = f"{family.capitalize()} metrics"
+        files = writer.write(display, summary, f"summary_{family}", caption)
+        blocks.append(TableBlock(display, caption, files))
+    writer.write(summary_display(everything, info), everything, "summary", "All metrics")
+    return blocks
+
+
+def _failures(frame: pd.DataFrame, writer: TableWriter) -> list[Block]:
+    failures = failures_table(frame)
+    blocks: list[Block] = [Heading("Failures")]
+    if failures.empty:
+        blocks.append(Paragraph("No trial or metric failed or was skipped."))
+        return blocks
+    display = failures_display(failures)
+    caption = "Failed and skipped trials and metrics"
+    files = writer.write(display, failures, "failures", caption)
+    note = None
+    if len(failures) > MAX_SHOWN_FAILURES:
+        shown = display.text.head(MAX_SHOWN_FAILURES)
+        display = DisplayTable(text=shown, numeric=display.numeric, group_by=display.group_by)
+        note = f"First {MAX_SHOWN_FAILURES} of {len(failures)} rows; the CSV has all of them."
+    blocks.append(TableBlock(display, caption, files, note))
+    return blocks
+
+
+def _costs(frame: pd.DataFrame, writer: TableWriter) -> list[Block]:
+    costs = cost_table(frame)
+    display = cost_display(costs)
+    caption = "Cost per generator variant (mean ± sd over ok trials)"
+    files = writer.write(display, costs, "cost", caption)
+    note = "Times are wall-clock seconds; costs are only comparable between trials run on the same machine."
+    return [Heading("Cost"), TableBlock(display, caption, files, note)]
+
+
+def _figures(frame: pd.DataFrame, figures_dir: Path, out_dir: Path, written: dict[str, Path]) -> list[Block]:
+    blocks: list[Block] = [Heading("Figures")]
+    for outcome in make_figures(frame, figures_dir):
+        if outcome.skipped is not None:
+            blocks.append(FigureBlock(outcome.caption, skipped=outcome.skipped))
+            continue
+        pngs = [p for p in outcome.paths if p.suffix == ".png"]
+        for png in pngs:
+            pdf = png.with_suffix(".pdf")
+            for path in (png, pdf):
+                if path.exists():
+                    written[path.relative_to(out_dir).as_posix()] = path
+            blocks.append(
+                FigureBlock(
+                    outcome.caption,
+                    png=png.relative_to(out_dir).as_posix(),
+                    pdf=pdf.relative_to(out_dir).as_posix() if pdf.exists() else None,
+                )
+            )
+    return blocks
+
+
+def _provenance(frame: pd.DataFrame, config_text: str | None, versions: dict[str, str] | None) -> list[Block]:
+    blocks: list[Block] = [Heading("Configuration")]
+    if config_text:
+        blocks.append(Preformatted(config_text))
+    else:
+        blocks.append(Paragraph("No configuration was given."))
+    blocks.append(Heading("Versions"))
+    resolved = versions if versions is not None else versions_from_results(frame)
+    if resolved:
+        blocks.append(Bullets(tuple(f"{name}: {value}" for name, value in sorted(resolved.items()))))
+    else:
+        blocks.append(Paragraph("No version information was recorded."))
+    return blocks
+
+
+def versions_from_results(results: pd.DataFrame) -> dict[str, str]:
+    """Merge the JSON objects of the ``versions`` column; conflicting values are joined with ``", "``.
+
+    Parameters
+    ----------
+    results : DataFrame
+        The results table (or a prepared one).
+
+    Returns
+    -------
+    dict of str to str
+    """
+    if "versions" not in results.columns:
+        return {}
+    found: dict[str, list[str]] = {}
+    for text in results["versions"].dropna().unique():
+        try:
+            parsed = json.loads(str(text))
+        except ValueError:
+            continue
+        if not isinstance(parsed, dict):
+            continue
+        for name, value in parsed.items():
+            values = found.setdefault(str(name), [])
+            if str(value) not in values:
+                values.append(str(value))
+    return {name: ", ".join(values) for name, values in found.items()}
