@@ -150,7 +150,8 @@ def run_job(cfg: DictConfig) -> str:
     log.info(
         "%strial done in %.1f s: %s [%s%s]", position, time.perf_counter() - start, label, worst,
         ", resumed from cache" if resumed else "",
-    )  # fmt: skip    return worst
+    )  # fmt: skip
+    return worst
 
 
 def _config_error_rows(cfg: DictConfig, choices: Mapping[str, Any], run_id: str, exc: Exception) -> Any:

@@ -8,6 +8,7 @@ bad input stops the command with a one-line error before any trial starts.
 
 from __future__ import annotations
 
+import copy
 import os
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -19,6 +20,7 @@ from hydra._internal.core_plugins.basic_sweeper import BasicSweeper
 from hydra.core.global_hydra import GlobalHydra
 from hydra.core.override_parser.overrides_parser import OverridesParser
 from hydra.errors import HydraException
+from omegaconf import open_dict
 from omegaconf.errors import OmegaConfBaseException
 from tqdm import tqdm
 
@@ -37,7 +39,7 @@ def search_dirs(overrides: Sequence[str]) -> tuple[Path, ...]:
         if key.lstrip("+") != "hydra.searchpath":
             continue
         for item in value.strip("[]").split(","):
-            item = item.strip().strip("'\"")
+            item = item.strip().strip("'\"").replace("\\:", ":")
             if item.startswith("file://"):
                 dirs.append(Path(item[len("file://") :]))
     return tuple(dirs)
@@ -84,6 +86,14 @@ def compose_job(overrides: Sequence[str]) -> Any:
         raise ConfigError(_first_line(exc)) from None
 
 
+def job_dict(cfg: Any) -> dict[str, Any]:
+    """The composed job config without its ``hydra`` node, resolved, as a plain dict."""
+    cfg = copy.deepcopy(cfg)
+    with open_dict(cfg):
+        cfg.pop("hydra", None)
+    return plain_dict(cfg)
+
+
 def expand_jobs(overrides: Sequence[str], *, multirun: bool) -> list[list[str]]:
     """The override lists of every job the command would launch (basic-sweeper order)."""
     if not multirun:
@@ -117,8 +127,7 @@ def preflight(overrides: Sequence[str], *, multirun: bool, base_dir: Path) -> in
             check_group_choices(job)
             cfg = compose_job(job)
             choices = plain_dict(cfg.hydra.runtime.choices)
-            plain = plain_dict(cfg)
-            plain.pop("hydra", None)
+            plain = job_dict(cfg)
             try:
                 prepare_trial(trial_config(plain, choices, run_id="preflight", base_dir=base_dir))
             except PrivbenchError as exc:
@@ -142,4 +151,12 @@ def _first_line(exc: BaseException) -> str:
     return head
 
 
-__all__ = ["GROUPS", "check_group_choices", "compose_job", "expand_jobs", "hydra_context", "preflight"]
+__all__ = [
+    "GROUPS",
+    "check_group_choices",
+    "compose_job",
+    "expand_jobs",
+    "hydra_context",
+    "job_dict",
+    "preflight",
+]

@@ -38,15 +38,14 @@ def _check_composed(group: str) -> Callable[[str], None]:
     def check(name: str) -> None:
         from harness.app import trial_config
         from harness.instantiate import build_generator, build_metric
-        from harness.preflight import compose_job, expand_jobs, hydra_context
+        from harness.preflight import compose_job, expand_jobs, hydra_context, job_dict
 
         with hydra_context():
             jobs = expand_jobs([f"{group}={name}"], multirun=group == "experiment")
             for job in jobs:
                 cfg = compose_job(job)
                 choices = plain_dict(cfg.hydra.runtime.choices)
-                plain = plain_dict(cfg)
-                plain.pop("hydra", None)
+                plain = job_dict(cfg)
                 trial = trial_config(plain, choices, run_id="validate", base_dir=Path.cwd())
                 build_generator(trial.generator, trial.generator_cfg)
                 for metric_name, metric_cfg in trial.metrics.items():

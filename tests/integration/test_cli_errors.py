@@ -99,10 +99,10 @@ def _frame(n: int = 60) -> pd.DataFrame:
 @pytest.mark.parametrize(
     ("case", "fragments"),
     [
-        ("one_class", ["target 'y'", "one class"]),
+        ("one_class", ["target 'y'", "single class"]),
         ("empty", ["empty"]),
         ("binary", ["patients.csv"]),
-        ("all_nan", ["'c'", "NaN"]),
+        ("all_nan", ["'c'", "missing"]),
         ("missing_column", ["'c'", "not found"]),
     ],
 )

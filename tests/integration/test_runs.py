@@ -159,7 +159,7 @@ def test_same_config_and_seed_give_identical_bytes_and_values_in_fresh_processes
 def test_variant_cache_hit_is_visible(privbench: Runner, tmp_path: Path) -> None:
     privbench("run", "generator=uniform", *SMALL)
     privbench("run", "generator=uniform", "suite=default", "data.max_rows=600", f"hydra.run.dir={tmp_path / 'second'}",
-              "metric_overrides.anonymeter_linkability.n_attacks=50")  # fmt: skip
+              "++metric_overrides.anonymeter_linkability.n_attacks=50")  # fmt: skip
     (first_dir,) = run_dirs(tmp_path)
     first, second = (read_parquet(d / "rows.parquet") for d in (first_dir, tmp_path / "second"))
     assert not first["cache_hit"].any()
