@@ -69,7 +69,22 @@ def convert_column(values: pd.Series, kind: str, *, where: str) -> pd.Series:
         except (ValueError, TypeError) as exc:
             raise DataError(f"{where} must hold dates; {exc}") from None
     # categorical, ordinal, identifier: strings, NaN for missing
-    return values.map(_as_category_label).astype(object)
+    return _as_labels(values)
+
+
+def _as_labels(values: pd.Series) -> pd.Series:
+    """Strings with NaN for missing; integral floats become ``"3"``, not ``"3.0"``."""
+    missing = values.isna().to_numpy()
+    inferred = pd.api.types.infer_dtype(values, skipna=True)
+    if inferred in ("string", "empty"):
+        out = values.astype(object)
+    elif pd.api.types.is_integer_dtype(values.dtype) and not missing.any():
+        out = values.astype(str).astype(object)
+    else:
+        out = values.map(_as_category_label).astype(object)
+    if missing.any():
+        out = out.where(~missing, np.nan)
+    return out
 
 
 def _as_category_label(value: object) -> object:

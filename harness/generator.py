@@ -8,7 +8,6 @@ Hyper-parameters are stored unchanged in ``__init__`` and validated in
 
 from __future__ import annotations
 
-import inspect
 from dataclasses import asdict, dataclass
 from typing import Any, ClassVar, Literal
 
@@ -17,6 +16,7 @@ import pandas as pd
 
 from harness.dtypes import conform
 from harness.errors import ConfigError, DataError, NotFittedError
+from harness.params import ParamsMixin
 from harness.seeding import seed_everything
 from harness.spec import DatasetSpec
 
@@ -69,7 +69,7 @@ class GeneratorInfo:
         return asdict(self)
 
 
-class BaseGenerator:
+class BaseGenerator(ParamsMixin):
     """Base class of all generators.
 
     Subclasses define ``__init__`` with explicit keyword parameters stored verbatim as
@@ -81,18 +81,6 @@ class BaseGenerator:
     capabilities: ClassVar[GeneratorInfo] = GeneratorInfo()
 
     # ------------------------------------------------------------------ parameters
-    @classmethod
-    def _param_names(cls) -> list[str]:
-        sig = inspect.signature(cls.__init__)
-        return [
-            p.name
-            for p in sig.parameters.values()
-            if p.name != "self" and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
-        ]
-
-    def get_params(self) -> dict[str, Any]:
-        """Return the constructor parameters and their current values."""
-        return {name: getattr(self, name) for name in self._param_names()}
 
     def info(self) -> GeneratorInfo:
         """Return the capability flags of this generator (may depend on its parameters)."""

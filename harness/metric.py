@@ -8,7 +8,6 @@ output name is recorded as the result row's ``variant``).
 
 from __future__ import annotations
 
-import inspect
 import math
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
@@ -16,6 +15,7 @@ from typing import Any, ClassVar, Literal
 import pandas as pd
 
 from harness.errors import DataError
+from harness.params import ParamsMixin
 from harness.spec import DatasetSpec
 
 Family = Literal["privacy", "utility", "fidelity", "cost"]
@@ -58,7 +58,7 @@ class MetricResult:
 MetricOutput = MetricResult | dict[str, MetricResult]
 
 
-class BaseMetric:
+class BaseMetric(ParamsMixin):
     """Base class of all metrics.
 
     Class attributes
@@ -85,19 +85,6 @@ class BaseMetric:
     needs_qi: ClassVar[bool] = False
     needs_control: ClassVar[bool] = False
     needs_test: ClassVar[bool] = False
-
-    @classmethod
-    def _param_names(cls) -> list[str]:
-        sig = inspect.signature(cls.__init__)
-        return [
-            p.name
-            for p in sig.parameters.values()
-            if p.name != "self" and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
-        ]
-
-    def get_params(self) -> dict[str, Any]:
-        """Return the constructor parameters and their values."""
-        return {name: getattr(self, name) for name in self._param_names()}
 
     def _validate_params(self) -> None:
         """Raise :class:`ConfigError` for impossible parameters (override in plugins)."""
