@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import os
+import re
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -20,7 +21,7 @@ from hydra._internal.core_plugins.basic_sweeper import BasicSweeper
 from hydra.core.global_hydra import GlobalHydra
 from hydra.core.override_parser.overrides_parser import OverridesParser
 from hydra.errors import HydraException
-from omegaconf import open_dict
+from omegaconf import OmegaConf, open_dict
 from omegaconf.errors import OmegaConfBaseException
 from tqdm import tqdm
 
@@ -83,7 +84,31 @@ def compose_job(overrides: Sequence[str]) -> Any:
     try:
         return compose(config_name="config", overrides=list(overrides), return_hydra_config=True)
     except (HydraException, OmegaConfBaseException) as exc:
-        raise ConfigError(_first_line(exc)) from None
+        message = _first_line(exc)
+        match = re.match(r"Could not override '([^']+)'", message)
+        if match:
+            message = _unknown_key_message(
+                match.group(1), [o for o in overrides if not _is_key(o, match.group(1))]
+            )
+        raise ConfigError(message) from None
+
+
+def _is_key(override: str, key: str) -> bool:
+    return override.split("=", 1)[0].lstrip("+~") == key
+
+
+def _unknown_key_message(key: str, other_overrides: Sequence[str]) -> str:
+    """ "unknown key 'a.b'; expected one of: ..." from the config composed without that override."""
+    parent, _, leaf = key.rpartition(".")
+    try:
+        base = compose(config_name="config", overrides=list(other_overrides))
+        node = OmegaConf.select(base, parent) if parent else base
+        keys = list(node) if node is not None and hasattr(node, "keys") else []
+        valid = sorted(str(k) for k in keys if not str(k).startswith("_") and k != "check_params")
+    except (HydraException, OmegaConfBaseException):
+        valid = []
+    hint = f"; expected one of: {', '.join(valid)}" if valid else ""
+    return f"unknown config key {key!r}{hint}"
 
 
 def job_dict(cfg: Any) -> dict[str, Any]:

@@ -142,3 +142,16 @@ def test_debug_shows_traceback(privbench: Runner) -> None:
 def test_collect_on_missing_dir(privbench: Runner, tmp_path: Path) -> None:
     proc = privbench("collect", str(tmp_path / "nowhere"), check=False)
     assert_one_line_error(proc, "nowhere", "no such run directory")
+
+
+@pytest.mark.parametrize(
+    ("override", "fragments"),
+    [
+        ("runtime.timeot_s=5", ["unknown config key 'runtime.timeot_s'", "timeout_s"]),
+        ("generator.pp=5", ["unknown config key 'generator.pp'", "expected one of: p"]),
+        ("splitt.kind=kfold", ["unknown config key 'splitt.kind'"]),
+    ],
+)
+def test_misspelt_keys_name_the_valid_ones(privbench: Runner, override: str, fragments: list[str]) -> None:
+    proc = privbench("run", "generator=subsample", override, check=False)
+    assert_one_line_error(proc, *fragments)
