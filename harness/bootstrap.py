@@ -51,7 +51,7 @@ def setup() -> None:
 
 def demo() -> None:
     """Run the quickstart experiment and its report; print where the outputs are."""
-    results = ROOT / "results" / "quickstart"
+    results = Path(os.environ.get("PRIVBENCH_RESULTS_DIR", ROOT / "results")) / "quickstart"
     before = set(results.glob("*")) if results.exists() else set()
     _run([_bin("privbench"), "run", "-m", "experiment=quickstart"])
     new = sorted(set(results.glob("*")) - before)
