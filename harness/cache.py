@@ -61,6 +61,14 @@ class VariantCache:
         atomic_write_parquet(data, frame)
         atomic_write_json(meta, sidecar)
 
+    def artifact_path(self, key: str, name: str) -> Path:
+        """Where the extra table ``name`` of variant ``key`` is stored (see ``BaseGenerator.artifacts``)."""
+        return self._paths(key)[0].with_name(f"{key}.{name}.parquet")
+
+    def put_artifact(self, key: str, name: str, parquet_file: Path) -> None:
+        """Store an extra table of a variant (written before the variant's sidecar)."""
+        atomic_write_bytes(self.artifact_path(key, name), Path(parquet_file).read_bytes())
+
     def put_file(self, key: str, parquet_file: Path, sidecar: dict[str, Any]) -> None:
         """Store a variant whose Parquet bytes were already written to ``parquet_file``."""
         data, meta = self._paths(key)

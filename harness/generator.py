@@ -194,6 +194,23 @@ class BaseGenerator(ParamsMixin):
         """Declared output size for ``n_rows`` (None when it is random)."""
         return self.n_train_ if n_rows is None else n_rows
 
+    def details(self) -> dict[str, Any]:
+        """JSON-serialisable diagnostics of the last fit/sample (e.g. ``alpha_hat``, ``n_risky``).
+
+        The runner records them in the variant's sidecar and in the details of the trial's
+        cost rows. Override in plugins; the default is empty.
+        """
+        return {}
+
+    def artifacts(self) -> dict[str, pd.DataFrame]:
+        """Extra tables of the last sample, stored next to the variant in the cache.
+
+        E.g. a generalised release's raw labels (``"generalised"``) or each output row's
+        origin (``"row_origin"``: original / synthetic / generalised / suppressed). Override
+        in plugins; the default is none.
+        """
+        return {}
+
     # ------------------------------------------------------------------ checks
     def _check_output(self, out: pd.DataFrame, n_rows: int | None) -> None:
         name = type(self).__name__

@@ -150,7 +150,7 @@ def prepare_trial(cfg: TrialConfig) -> PreparedTrial:
         Unknown names, impossible parameters or unusable data (one-line message).
     """
     cfg.validate()
-    spec = DatasetSpec.from_dict(cfg.dataset_cfg, name=cfg.dataset).with_active_qi(cfg.qi_set)
+    spec = DatasetSpec.from_dict(cfg.dataset_cfg, name=cfg.dataset).with_active_qi(_active_qi(cfg))
     loaded = load_dataset(spec, base_dir=cfg.base_dir)
     frame, test_mask = _subsample(loaded.frame, loaded.test_mask, cfg.max_rows, cfg.split_seed)
     y = frame[spec.target] if spec.target is not None and spec.task in ("binary", "multiclass") else None
@@ -290,7 +290,13 @@ def _obtain_variant(p: PreparedTrial) -> VariantOutcome:
             return VariantOutcome(status, None, error, math.nan, math.nan, outcome.peak_rss_mb, False, {})
         result = dict(outcome.value)
         table = conform(read_parquet(out_path), p.spec, where="variant")
-        details = {"generator_info": p.generator.info().to_dict(), "rows": len(table)}
+        artifacts = sorted(f.name for f in Path(work).glob("artifact-*.parquet"))
+        details = {
+            "generator_info": p.generator.info().to_dict(),
+            "rows": len(table),
+            "generator": result.get("details", {}),
+            "artifacts": [a[len("artifact-") : -len(".parquet")] for a in artifacts],
+        }
         sidecar = {
             "generator": p.cfg.generator,
             "generator_params": p.generator.get_params(),
@@ -303,7 +309,11 @@ def _obtain_variant(p: PreparedTrial) -> VariantOutcome:
             "versions": versions(),
         }
         if p.cfg.use_cache:
-            cache.put_file(p.variant_key, out_path, sidecar)
+            for artifact in artifacts:
+                cache.put_artifact(
+                    p.variant_key, artifact[len("artifact-") : -len(".parquet")], Path(work) / artifact
+                )
+            cache.put_file(p.variant_key, out_path, sidecar)  # the sidecar last: it marks a complete entry
     return VariantOutcome(
         "ok", table, "", result["fit_s"], result["sample_s"], outcome.peak_rss_mb, False, details
     )
@@ -318,8 +328,8 @@ def _fit_and_sample(
     n_rows: int | None,
     out_path: Path,
     threads: int,
-) -> dict[str, float]:
-    """Child-process body: fit, sample, write the variant's Parquet bytes to ``out_path``."""
+) -> dict[str, Any]:
+    """Child-process body: fit, sample, write the variant (and artifacts) as Parquet next to ``out_path``."""
     with threadpool_limits(limits=threads):
         start = time.perf_counter()
         generator.fit(train, spec, seed=seed, control=control)
@@ -328,7 +338,9 @@ def _fit_and_sample(
         table = generator.sample(n_rows)
         sample_s = time.perf_counter() - start
     Path(out_path).write_bytes(parquet_bytes(table))
-    return {"fit_s": fit_s, "sample_s": sample_s}
+    for name, artifact in generator.artifacts().items():
+        Path(out_path).with_name(f"artifact-{name}.parquet").write_bytes(parquet_bytes(artifact))
+    return {"fit_s": fit_s, "sample_s": sample_s, "details": json.loads(canonical_json(generator.details()))}
 
 
 # ---------------------------------------------------------------------- metrics
@@ -403,7 +415,7 @@ def _cost_rows(base: dict[str, Any], variant: VariantOutcome) -> list[dict[str, 
             "value": value,
             "status": status if not (status == "ok" and _isnan(value)) else "skipped",
             "error": variant.error,
-            "details": canonical_json({"cache_hit": variant.cache_hit}),
+            "details": canonical_json({"cache_hit": variant.cache_hit, **variant.details}),
         }
         for name, value in values.items()
     ]
@@ -437,6 +449,16 @@ def _base_row(p: PreparedTrial, variant: VariantOutcome) -> dict[str, Any]:
         "ci_high": None,
         "baseline": None,
     }
+
+
+def _active_qi(cfg: TrialConfig) -> str | int | None:
+    """The trial's QI set: ``qi_set``, or the generator's own ``qi`` parameter (they must agree)."""
+    own = dict(cfg.generator_cfg).get("qi")
+    if own is None:
+        return cfg.qi_set
+    if cfg.qi_set is not None and str(cfg.qi_set) != str(own):
+        raise ConfigError(f"qi_set={cfg.qi_set!r} differs from generator.qi={own!r}; set one of them")
+    return own
 
 
 def _subsample(

@@ -165,3 +165,15 @@ def test_variant_cache_hit_is_visible(privbench: Runner, tmp_path: Path) -> None
     assert not first["cache_hit"].any()
     assert second["cache_hit"].all()
     assert not second["resumed"].any()  # another suite: a new trial on a cached variant
+
+
+def test_generator_details_and_artifacts_are_recorded(privbench: Runner, tmp_path: Path) -> None:
+    privbench("run", "--config-dir", str(FIXTURES), "generator=annotated", *SMALL)
+    (run_dir,) = run_dirs(tmp_path)
+    rows = read_parquet(run_dir / "rows.parquet")
+    fit = rows[rows["metric"] == "fit_seconds"].iloc[0]
+    details = json.loads(fit["details"])
+    assert details["generator"] == {"n_copied": 360, "alpha_hat": 1.0}
+    assert details["artifacts"] == ["row_origin"]
+    (artifact,) = (tmp_path / "cache" / "variants").rglob("*.row_origin.parquet")
+    assert read_parquet(artifact)["row_origin"].eq("original").sum() == 360
