@@ -21,7 +21,6 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from threadpoolctl import threadpool_limits
 
 import harness
 from harness.cache import TrialCache, VariantCache, content_key
@@ -37,6 +36,7 @@ from harness.seeding import derive_seed
 from harness.spec import DatasetSpec, canonical_json
 from harness.splits import Split, SplitConfig, make_split
 from harness.storage import parquet_bytes, read_parquet
+from harness.threads import limit_threads
 from harness.versions import versions
 
 COST_METRICS: tuple[str, ...] = ("fit_seconds", "sample_seconds", "peak_rss_mb")
@@ -330,7 +330,7 @@ def _fit_and_sample(
     threads: int,
 ) -> dict[str, Any]:
     """Child-process body: fit, sample, write the variant (and artifacts) as Parquet next to ``out_path``."""
-    with threadpool_limits(limits=threads):
+    with limit_threads(threads):
         start = time.perf_counter()
         generator.fit(train, spec, seed=seed, control=control)
         fit_s = time.perf_counter() - start
@@ -364,7 +364,7 @@ def _metric_rows(p: PreparedTrial, variant: VariantOutcome) -> list[dict[str, An
         seed = derive_seed(p.cfg.gen_seed, "metric", name)
         start = time.perf_counter()
         try:
-            with threadpool_limits(limits=p.cfg.threads):
+            with limit_threads(p.cfg.threads):
                 outputs = as_outputs(
                     metric.compute(p.train, variant.table, p.spec, control=p.control, test=p.test, seed=seed)
                 )
