@@ -41,12 +41,11 @@ def test_ok_returns_value_and_peak_rss(method: str) -> None:
     assert outcome.peak_rss_mb > 1
 
 
+@pytest.mark.timeout(120)  # a child that is not killed would sleep for 600 s
 def test_timeout_kills_the_child() -> None:
-    start = time.perf_counter()
     outcome = run_isolated(_sleep_forever, timeout_s=1.0, max_memory_mb=None)
     assert outcome.status == "timeout"
     assert "timed out after 1 s" in outcome.error
-    assert time.perf_counter() - start < 30
 
 
 def test_memory_limit_kills_the_child() -> None:
