@@ -150,7 +150,7 @@ def prepare_trial(cfg: TrialConfig) -> PreparedTrial:
         Unknown names, impossible parameters or unusable data (one-line message).
     """
     cfg.validate()
-    spec = DatasetSpec.from_dict(cfg.dataset_cfg, name=cfg.dataset).with_active_qi(_active_qi(cfg))
+    spec = _with_active_qi(DatasetSpec.from_dict(cfg.dataset_cfg, name=cfg.dataset), cfg)
     loaded = load_dataset(spec, base_dir=cfg.base_dir)
     frame, test_mask = _subsample(loaded.frame, loaded.test_mask, cfg.max_rows, cfg.split_seed)
     y = frame[spec.target] if spec.target is not None and spec.task in ("binary", "multiclass") else None
@@ -451,14 +451,19 @@ def _base_row(p: PreparedTrial, variant: VariantOutcome) -> dict[str, Any]:
     }
 
 
-def _active_qi(cfg: TrialConfig) -> str | int | None:
-    """The trial's QI set: ``qi_set``, or the generator's own ``qi`` parameter (they must agree)."""
-    own = dict(cfg.generator_cfg).get("qi")
+def _with_active_qi(spec: DatasetSpec, cfg: TrialConfig) -> DatasetSpec:
+    """The trial's QI set: ``qi_set``, or the generator's own ``qi`` / ``qi_index`` (they must agree)."""
+    params = dict(cfg.generator_cfg)
+    own = params.get("qi") if params.get("qi") is not None else params.get("qi_index")
+    chosen = spec.with_active_qi(cfg.qi_set)
     if own is None:
-        return cfg.qi_set
-    if cfg.qi_set is not None and str(cfg.qi_set) != str(own):
-        raise ConfigError(f"qi_set={cfg.qi_set!r} differs from generator.qi={own!r}; set one of them")
-    return own
+        return chosen
+    mine = spec.with_active_qi(own)
+    if cfg.qi_set is not None and mine.qi_set_name != chosen.qi_set_name:
+        raise ConfigError(
+            f"qi_set={cfg.qi_set!r} differs from the generator's QI set {own!r}; set one of them"
+        )
+    return mine
 
 
 def _subsample(
