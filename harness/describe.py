@@ -27,14 +27,18 @@ def _summary(group: str, name: str) -> str:
     if group in ("generator", "metric"):
         target, _, _ = split_config(data)
         doc = (import_target(target).__doc__ or "").strip().splitlines()
-        return doc[0] if doc else target
+        summary = doc[0] if doc else target
+        comment = _first_comment(group, name)
+        return f"{summary} Preset: {comment}" if "preset" in comment else summary
     if data.get("description"):
         return " ".join(str(data["description"]).split())
     if group == "suite":
-        metrics = [
-            str(d).split(":")[-1].strip() for d in data.get("defaults", []) if isinstance(d, dict)
-        ] or [next(iter(d.values())) for d in data.get("defaults", []) if isinstance(d, dict)]
+        metrics = [next(iter(d.values())) for d in data.get("defaults", []) if isinstance(d, dict)]
         return "metrics: " + ", ".join(str(m) for m in metrics)
+    return _first_comment(group, name)
+
+
+def _first_comment(group: str, name: str) -> str:
     from harness.registry import config_path
 
     for line in config_path(group, name).read_text().splitlines():
