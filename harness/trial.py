@@ -292,7 +292,7 @@ def _obtain_variant(p: PreparedTrial) -> VariantOutcome:
         table = conform(read_parquet(out_path), p.spec, where="variant")
         artifacts = sorted(f.name for f in Path(work).glob("artifact-*.parquet"))
         details = {
-            "generator_info": p.generator.info().to_dict(),
+            "generator_info": result.get("info", p.generator.info().to_dict()),
             "rows": len(table),
             "generator": result.get("details", {}),
             "artifacts": [a[len("artifact-") : -len(".parquet")] for a in artifacts],
@@ -340,7 +340,12 @@ def _fit_and_sample(
     Path(out_path).write_bytes(parquet_bytes(table))
     for name, artifact in generator.artifacts().items():
         Path(out_path).with_name(f"artifact-{name}.parquet").write_bytes(parquet_bytes(artifact))
-    return {"fit_s": fit_s, "sample_s": sample_s, "details": json.loads(canonical_json(generator.details()))}
+    return {
+        "fit_s": fit_s,
+        "sample_s": sample_s,
+        "details": json.loads(canonical_json(generator.details())),
+        "info": json.loads(canonical_json(generator.info().to_dict())),  # flags may depend on the fit
+    }
 
 
 # ---------------------------------------------------------------------- metrics
