@@ -20,7 +20,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 VENV = Path(os.environ.get("PRIVBENCH_VENV", ROOT / ".venv"))
-EXTRAS = "dev,cluster"
+EXTRAS = "dev,cluster,sdv"
 STAMP = VENV / ".privbench-installed"
 
 
@@ -45,6 +45,8 @@ def setup() -> None:
         return
     pip = [str(_bin("python")), "-m", "pip", "install", "--disable-pip-version-check"]
     _run([*pip, "--upgrade", "pip>=24"])
+    # torch first: the CPU build of the pinned version; otherwise pip pulls several GB of CUDA torch
+    _run([*pip, "-c", "constraints.txt", "torch==2.13.0"])
     _run([*pip, "-c", "constraints.txt", "-e", f".[{EXTRAS}]"])
     STAMP.write_text(fingerprint)
 
