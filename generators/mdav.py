@@ -16,6 +16,7 @@ import pandas as pd
 
 from harness.errors import ConfigError, DataError, InfeasibleConfigError
 from harness.generator import BaseGenerator, GeneratorInfo
+from harness.params import check_column_list
 
 CATEGORICAL_MODES: tuple[str, ...] = ("keep", "mode")
 
@@ -113,15 +114,7 @@ class Mdav(BaseGenerator):
     def _validate_params(self) -> None:
         if isinstance(self.k, bool) or not isinstance(self.k, (int, np.integer)) or self.k < 2:
             raise ConfigError(f"`k` must be an integer >= 2; got {self.k!r}")
-        if self.columns is not None and (
-            isinstance(self.columns, str)
-            or not isinstance(self.columns, (list, tuple))
-            or not self.columns
-            or not all(isinstance(c, str) for c in self.columns)
-        ):
-            raise ConfigError(
-                f"`columns` must be null or a non-empty list of column names; got {self.columns!r}"
-            )
+        check_column_list("columns", self.columns)
         if self.categorical not in CATEGORICAL_MODES:
             raise ConfigError(
                 f"`categorical` must be one of {', '.join(map(repr, CATEGORICAL_MODES))}; got {self.categorical!r}"

@@ -16,6 +16,7 @@ import pandas as pd
 
 from harness.errors import ConfigError
 from harness.generator import BaseGenerator, GeneratorInfo
+from harness.params import check_column_list
 
 VARIANTS: tuple[str, ...] = ("invariant", "uniform")
 DP_UNIT = "local, per column"
@@ -114,15 +115,7 @@ class Pram(BaseGenerator):
         theta = self.theta
         if isinstance(theta, bool) or not isinstance(theta, (int, float)) or not 0 < theta <= 1:
             raise ConfigError(f"`theta` must be a number in (0, 1]; got {theta!r}")
-        if self.columns is not None and (
-            isinstance(self.columns, str)
-            or not isinstance(self.columns, (list, tuple))
-            or not self.columns
-            or not all(isinstance(c, str) for c in self.columns)
-        ):
-            raise ConfigError(
-                f"`columns` must be null or a non-empty list of column names; got {self.columns!r}"
-            )
+        check_column_list("columns", self.columns)
         if self.variant not in VARIANTS:
             raise ConfigError(
                 f"`variant` must be one of {', '.join(map(repr, VARIANTS))}; got {self.variant!r}"

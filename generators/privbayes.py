@@ -108,6 +108,7 @@ import pandas as pd
 
 from harness.errors import ConfigError, DataError
 from harness.generator import BaseGenerator, GeneratorInfo
+from harness.params import check_int
 from harness.seeding import derive_seed
 
 MODES: tuple[str, ...] = ("random", "independent", "correlated")
@@ -546,9 +547,9 @@ class DataSynthesizerGenerator(BaseGenerator):
             isinstance(eps, bool) or not isinstance(eps, (int, float)) or not math.isfinite(eps) or eps < 0
         ):
             raise ConfigError(f"`epsilon` must be a finite number >= 0 (0 or null = no noise); got {eps!r}")
-        _check_int("k", self.k, 0)
-        _check_int("histogram_size", self.histogram_size, 2)
-        _check_int("category_threshold", self.category_threshold, 0)
+        check_int("k", self.k, 0)
+        check_int("histogram_size", self.histogram_size, 2)
+        check_int("category_threshold", self.category_threshold, 0)
 
     # ------------------------------------------------------------------ fit / sample
     def _fit(self, train: pd.DataFrame, control: pd.DataFrame | None) -> None:
@@ -771,11 +772,6 @@ class PrivBayes(DataSynthesizerGenerator):
 
     def _mode(self) -> str:
         return "correlated"
-
-
-def _check_int(name: str, value: Any, minimum: int) -> None:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < minimum:
-        raise ConfigError(f"`{name}` must be an integer >= {minimum}; got {value!r}")
 
 
 class _SerialPool:

@@ -22,9 +22,7 @@ import pandas as pd
 from generators.smotenc import (
     SmoteNC,
     assemble,
-    check_choice,
     check_class_sizes,
-    check_int,
     class_counts,
     class_labels,
     feature_columns,
@@ -32,6 +30,7 @@ from generators.smotenc import (
 )
 from harness.errors import ConfigError, InfeasibleConfigError
 from harness.generator import BaseGenerator, GeneratorInfo
+from harness.params import check_choice, check_int
 from harness.seeding import MAX_SEED
 
 ON_CATEGORICAL: tuple[str, ...] = ("error", "smotenc")

@@ -21,6 +21,7 @@ from sklearn.preprocessing import MinMaxScaler
 
 from harness.errors import ConfigError, InfeasibleConfigError
 from harness.generator import BaseGenerator, GeneratorInfo
+from harness.params import check_bool, check_choice, check_int
 from harness.seeding import MAX_SEED
 from harness.spec import DatasetSpec
 
@@ -202,24 +203,6 @@ class SmoteNC(BaseGenerator):
 
 
 # ====================================================================== shared helpers
-def check_int(name: str, value: Any, minimum: int) -> None:
-    """Raise :class:`ConfigError` unless ``value`` is an int >= ``minimum``."""
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < minimum:
-        raise ConfigError(f"`{name}` must be an integer >= {minimum}; got {value!r}")
-
-
-def check_choice(name: str, value: Any, choices: Sequence[str]) -> None:
-    """Raise :class:`ConfigError` unless ``value`` is one of ``choices``."""
-    if value not in choices:
-        raise ConfigError(f"`{name}` must be one of {', '.join(map(repr, choices))}; got {value!r}")
-
-
-def check_bool(name: str, value: Any) -> None:
-    """Raise :class:`ConfigError` unless ``value`` is a bool."""
-    if not isinstance(value, (bool, np.bool_)):
-        raise ConfigError(f"`{name}` must be true or false; got {value!r}")
-
-
 def require_classification(spec: DatasetSpec, generator: str) -> str:
     """The target column; :class:`InfeasibleConfigError` for regression targets."""
     target = spec.target

@@ -17,6 +17,7 @@ import pandas as pd
 
 from harness.errors import ConfigError, DataError, InfeasibleConfigError
 from harness.generator import BaseGenerator, GeneratorInfo
+from harness.params import check_column_list
 
 VARIANTS: tuple[str, ...] = ("p_sa", "j_sa", "o_sa")
 ON_CATEGORICAL: tuple[str, ...] = ("error", "pass_through")
@@ -93,15 +94,7 @@ class SpectralAnonymization(BaseGenerator):
             raise ConfigError(
                 f"`variant` must be one of {', '.join(map(repr, VARIANTS))}; got {self.variant!r}"
             )
-        if self.columns is not None and (
-            isinstance(self.columns, str)
-            or not isinstance(self.columns, (list, tuple))
-            or not self.columns
-            or not all(isinstance(c, str) for c in self.columns)
-        ):
-            raise ConfigError(
-                f"`columns` must be null or a non-empty list of column names; got {self.columns!r}"
-            )
+        check_column_list("columns", self.columns)
         if self.on_categorical not in ON_CATEGORICAL:
             raise ConfigError(
                 f"`on_categorical` must be one of {', '.join(map(repr, ON_CATEGORICAL))}; got {self.on_categorical!r}"

@@ -34,10 +34,7 @@ from threadpoolctl import threadpool_limits
 from generators.smotenc import (
     allocate,
     assemble,
-    check_bool,
-    check_choice,
     check_class_sizes,
-    check_int,
     class_counts,
     class_labels,
     feature_columns,
@@ -47,6 +44,7 @@ from generators.smotenc import (
 )
 from harness.errors import ConfigError, InfeasibleConfigError
 from harness.generator import BaseGenerator, GeneratorInfo
+from harness.params import check_bool, check_choice, check_int
 from harness.seeding import MAX_SEED
 
 MODES: tuple[str, ...] = ("fixed", "reference")
