@@ -14,7 +14,8 @@ from typing import Any, ClassVar
 import numpy as np
 import pandas as pd
 
-from harness.errors import ConfigError, DataError, InfeasibleConfigError
+from generators.columns import complete_numeric_matrix
+from harness.errors import ConfigError, InfeasibleConfigError
 from harness.generator import BaseGenerator, GeneratorInfo
 from harness.params import check_column_list
 
@@ -137,12 +138,7 @@ class Mdav(BaseGenerator):
 
     def _fit(self, train: pd.DataFrame, control: pd.DataFrame | None) -> None:
         self.columns_ = self._selected_columns()
-        x = train[self.columns_].to_numpy(dtype=float)
-        if np.isnan(x).any():
-            bad = [c for c in self.columns_ if train[c].isna().any()]
-            raise DataError(
-                f"mdav: column(s) {', '.join(map(repr, bad))} have missing values; impute them first"
-            )
+        x = complete_numeric_matrix(train, self.columns_, "mdav")
         k = int(self.k)
         if len(train) < k:
             raise InfeasibleConfigError(f"k={k} exceeds the {len(train)} training rows")
