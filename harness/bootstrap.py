@@ -20,7 +20,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 VENV = Path(os.environ.get("PRIVBENCH_VENV", ROOT / ".venv"))
-EXTRAS = "dev,cluster,sdv"
+EXTRAS = "dev,cluster,sdv,dp"
 STAMP = VENV / ".privbench-installed"
 
 
