@@ -38,7 +38,7 @@ import pandas as pd
 from harness.dtypes import conform
 from harness.errors import ConfigError, IncomputableMetricError, NotFittedError, PrivbenchError
 from harness.generator import BaseGenerator, GeneratorInfo
-from harness.instantiate import build_generator, build_metric, split_config
+from harness.instantiate import GeneratorBuilder, build_generator, build_metric, split_config
 from harness.metric import FAMILIES, GOALS, BaseMetric, MetricResult, as_outputs
 from harness.registry import read_config
 from harness.spec import DatasetSpec, _plain
@@ -50,6 +50,8 @@ ORDER_TOLERANCE = 1e-9
 """Absolute and relative tolerance of the row-order invariance check."""
 DIRECTION_TOLERANCE = 1e-9
 """Differences below this count as ties in the direction check."""
+CHECK_GENERATOR = "independent_marginals"
+"""Generator that metrics attacking the generator (``needs_generator``) refit in the contract checks."""
 
 
 class ContractViolation(AssertionError):
@@ -474,9 +476,17 @@ def check_metric(
     inputs = {"real": real, "identical": identical, "degraded": degraded, "control": control, "test": test}
     copies = {k: v.copy(deep=True) for k, v in inputs.items() if v is not None}
 
+    factory = (
+        GeneratorBuilder(CHECK_GENERATOR, read_config("generator", CHECK_GENERATOR), use_check_params=True)
+        if metric.needs_generator
+        else None
+    )
+
     def compute(synthetic: pd.DataFrame, what: str, check: str) -> dict[str, MetricResult]:
         try:
-            output = metric.compute(real, synthetic, spec, control=control, test=test, seed=seed)
+            output = metric.compute(
+                real, synthetic, spec, control=control, test=test, seed=seed, generator=factory
+            )
         except Exception as exc:
             raise fail(check, f"compute on the {what} release raised {_describe(exc)}") from exc
         return _outputs(output, lambda detail: fail("returns", detail))
@@ -519,7 +529,9 @@ def check_metric(
     )
     passed.append("row_order_invariance")
 
-    _check_incomputable(metric, real, degraded, spec, control, test, seed, lambda d: fail("incomputable", d))
+    _check_incomputable(
+        metric, real, degraded, spec, control, test, seed, factory, lambda d: fail("incomputable", d)
+    )
     passed.append("incomputable")
 
     for key, original in copies.items():
@@ -623,6 +635,8 @@ def _check_direction(
     """Identical data is best for utility / fidelity and worst for privacy (per output goal)."""
     if metric.family == "cost":
         return  # cost measures the resources spent, not the content of the release
+    if metric.needs_generator:
+        return  # an attack on the generator (refitted on chosen data) does not read the release
     identical_should_win = metric.family != "privacy"
     separated: list[str] = []
     compared: list[str] = []
@@ -682,6 +696,7 @@ def _check_incomputable(
     control: pd.DataFrame | None,
     test: pd.DataFrame | None,
     seed: int,
+    generator: GeneratorBuilder | None,
     fail: Callable[[str], ContractViolation],
 ) -> None:
     no_target = dataclasses.replace(spec, target=None, task="none", sensitive=())
@@ -699,10 +714,23 @@ def _check_incomputable(
         cases.append(("control", True, synthetic, spec, None, test))
     if metric.needs_test:
         cases.append(("test", True, synthetic, spec, control, None))
+    if metric.needs_generator:
+        try:
+            metric.compute(real, synthetic, spec, control=control, test=test, seed=seed)
+        except IncomputableMetricError:
+            pass
+        except Exception as exc:
+            raise fail(
+                f"without the generator: expected IncomputableMetricError; got {_describe(exc)}"
+            ) from exc
+        else:
+            raise fail("without the generator: expected IncomputableMetricError; compute returned a result")
     for missing, must_raise, syn, case_spec, case_control, case_test in cases:
         what = f"without {missing}" if missing != "an empty release" else "on an empty release"
         try:
-            output = metric.compute(real, syn, case_spec, control=case_control, test=case_test, seed=seed)
+            output = metric.compute(
+                real, syn, case_spec, control=case_control, test=case_test, seed=seed, generator=generator
+            )
         except IncomputableMetricError:
             continue
         except Exception as exc:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
 
@@ -110,3 +111,28 @@ def build_metric(
     obj = build("metric", name, cfg, use_check_params=use_check_params)
     assert isinstance(obj, BaseMetric)
     return obj
+
+
+@dataclass(frozen=True)
+class GeneratorBuilder:
+    """Picklable factory of fresh, unfitted generators of one configuration.
+
+    Given to metrics that refit the generator (``BaseMetric.needs_generator``).
+
+    Attributes
+    ----------
+    name : str
+        Generator registry name.
+    cfg : mapping, optional
+        Its configuration (``_target_`` and parameters); default its YAML.
+    use_check_params : bool
+        Apply the config's ``check_params`` (contract checks).
+    """
+
+    name: str
+    cfg: Mapping[str, Any] | None = None
+    use_check_params: bool = False
+
+    def __call__(self) -> BaseGenerator:
+        """A new generator built from the configuration."""
+        return build_generator(self.name, self.cfg, use_check_params=self.use_check_params)

@@ -9,14 +9,18 @@ output name is recorded as the result row's ``variant``).
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 import pandas as pd
 
 from harness.errors import DataError
 from harness.params import ParamsMixin
 from harness.spec import DatasetSpec
+
+if TYPE_CHECKING:
+    from harness.generator import BaseGenerator
 
 Family = Literal["privacy", "utility", "fidelity", "cost"]
 Goal = Literal["maximise", "minimise", "target", "none"]
@@ -56,6 +60,8 @@ class MetricResult:
 
 
 MetricOutput = MetricResult | dict[str, MetricResult]
+GeneratorFactory = Callable[[], "BaseGenerator"]
+"""Builds a fresh, unfitted generator of the trial's configuration (for attacks that refit it)."""
 
 
 class BaseMetric(ParamsMixin):
@@ -73,6 +79,10 @@ class BaseMetric(ParamsMixin):
         Range of the headline value.
     needs_target, needs_qi, needs_control, needs_test : bool
         Inputs the metric requires; when absent it raises ``IncomputableMetricError``.
+    needs_generator : bool
+        The metric attacks the generator itself (e.g. membership inference refits it on
+        chosen training sets): ``compute`` must get a ``generator`` factory, which is then
+        passed on to ``_compute`` as the keyword ``generator``.
     """
 
     name: ClassVar[str] = ""
@@ -85,6 +95,7 @@ class BaseMetric(ParamsMixin):
     needs_qi: ClassVar[bool] = False
     needs_control: ClassVar[bool] = False
     needs_test: ClassVar[bool] = False
+    needs_generator: ClassVar[bool] = False
 
     def _validate_params(self) -> None:
         """Raise :class:`ConfigError` for impossible parameters (override in plugins)."""
@@ -102,6 +113,7 @@ class BaseMetric(ParamsMixin):
         control: pd.DataFrame | None = None,
         test: pd.DataFrame | None = None,
         seed: int = 0,
+        generator: GeneratorFactory | None = None,
     ) -> MetricOutput:
         """Compute the metric of a released table against the training split.
 
@@ -119,6 +131,9 @@ class BaseMetric(ParamsMixin):
             Real test rows for ML evaluation.
         seed : int
             Seed for every random choice the metric makes.
+        generator : callable, optional
+            Factory of fresh generators of the trial's configuration; used only by metrics
+            that declare ``needs_generator``.
 
         Returns
         -------
@@ -146,6 +161,12 @@ class BaseMetric(ParamsMixin):
             raise IncomputableMetricError(f"metric {self.name} needs a control split")
         if self.needs_test and (test is None or len(test) == 0):
             raise IncomputableMetricError(f"metric {self.name} needs a test split")
+        if self.needs_generator:
+            if generator is None:
+                raise IncomputableMetricError(f"metric {self.name} needs the generator (it refits it)")
+            return self._compute(  # type: ignore[call-arg]
+                real, synthetic, spec, control=control, test=test, seed=int(seed), generator=generator
+            )
         return self._compute(real, synthetic, spec, control=control, test=test, seed=int(seed))
 
     def _compute(

@@ -28,9 +28,9 @@ from harness.datasets import LoadedDataset, load_dataset
 from harness.dtypes import conform
 from harness.errors import ConfigError, IncomputableMetricError, InfeasibleConfigError, PrivbenchError
 from harness.generator import BaseGenerator
-from harness.instantiate import build_generator, build_metric, split_config
+from harness.instantiate import GeneratorBuilder, build_generator, build_metric, split_config
 from harness.isolation import format_error, run_isolated
-from harness.metric import as_outputs
+from harness.metric import BaseMetric, GeneratorFactory, MetricResult, as_outputs
 from harness.schema import to_results_frame
 from harness.seeding import derive_seed
 from harness.spec import DatasetSpec, canonical_json
@@ -369,10 +369,16 @@ def _metric_rows(p: PreparedTrial, variant: VariantOutcome) -> list[dict[str, An
         seed = derive_seed(p.cfg.gen_seed, "metric", name)
         start = time.perf_counter()
         try:
-            with limit_threads(p.cfg.threads):
-                outputs = as_outputs(
-                    metric.compute(p.train, variant.table, p.spec, control=p.control, test=p.test, seed=seed)
+            if metric.needs_generator:
+                outputs = _compute_isolated(p, metric, variant.table, seed)
+            else:
+                outputs = _compute_metric(
+                    metric, p.train, variant.table, p.spec, p.control, p.test, seed, None, p.cfg.threads
                 )
+        except MetricLimitError as exc:
+            rows.append({**common, "variant": "", "status": exc.status, "error": str(exc), "value": math.nan,
+                         "metric_s": time.perf_counter() - start})  # fmt: skip
+            continue
         except (IncomputableMetricError, InfeasibleConfigError) as exc:
             rows.append({**common, "variant": "", "status": "skipped", "error": str(exc), "value": math.nan,
                          "metric_s": time.perf_counter() - start})  # fmt: skip
@@ -400,6 +406,61 @@ def _metric_rows(p: PreparedTrial, variant: VariantOutcome) -> list[dict[str, An
             )
     rows.extend(_cost_rows(base, variant))
     return rows
+
+
+def _compute_metric(
+    metric: BaseMetric,
+    train: pd.DataFrame,
+    table: pd.DataFrame,
+    spec: DatasetSpec,
+    control: pd.DataFrame | None,
+    test: pd.DataFrame | None,
+    seed: int,
+    generator: GeneratorFactory | None,
+    threads: int,
+) -> dict[str, MetricResult]:
+    with limit_threads(threads):
+        return as_outputs(
+            metric.compute(train, table, spec, control=control, test=test, seed=seed, generator=generator)
+        )
+
+
+class MetricLimitError(PrivbenchError):
+    """An isolated metric ran out of time or memory (``status`` is ``timeout`` or ``oom``)."""
+
+    def __init__(self, status: str, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+_EXPECTED_FAILURES = {cls.__name__: cls for cls in (IncomputableMetricError, InfeasibleConfigError)}
+
+
+def _compute_isolated(
+    p: PreparedTrial, metric: BaseMetric, table: pd.DataFrame, seed: int
+) -> dict[str, MetricResult]:
+    """Compute a metric that refits the generator in a child process under the trial's limits.
+
+    Such metrics (membership inference) fit the generator many times: like the variant's own
+    fit they run with ``runtime.timeout_s`` and ``runtime.max_memory_mb``, and a crash, timeout or
+    memory blow-up becomes the metric's row instead of killing the trial.
+    """
+    factory = GeneratorBuilder(p.cfg.generator, dict(p.cfg.generator_cfg))
+    outcome = run_isolated(
+        _compute_metric,
+        (metric, p.train, table, p.spec, p.control, p.test, seed, factory, p.cfg.threads),
+        timeout_s=p.cfg.timeout_s,
+        max_memory_mb=p.cfg.max_memory_mb,
+        start_method=p.cfg.start_method,
+    )
+    if outcome.status in ("timeout", "oom"):
+        raise MetricLimitError(outcome.status, outcome.error)
+    if outcome.status != "ok":
+        expected = _EXPECTED_FAILURES.get(outcome.error_type)
+        if expected is not None:
+            raise expected(outcome.error.splitlines()[0].split(": ", 1)[-1])
+        raise RuntimeError(outcome.error)
+    return dict(outcome.value)
 
 
 def _cost_rows(base: dict[str, Any], variant: VariantOutcome) -> list[dict[str, Any]]:
