@@ -2,21 +2,47 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import pandas as pd
 
 from generators.kanon.equivalence import LOSSES
-from generators.kanon.hierarchies import HIERARCHY_SOURCES, column_hierarchy
+from generators.kanon.hierarchies import HIERARCHY_SOURCES, Hierarchy, column_hierarchy
 from generators.kanon.lattice import Lattice, encode, exhaustive_search, ola_search, rank_nodes
 from generators.kanon.params import choice, validate_k, validate_share, validate_widths
 from generators.kanon.release import GeneralisingGenerator
 from harness.errors import ConfigError, InfeasibleConfigError
+from harness.spec import DatasetSpec
 
 SEARCHES: tuple[str, ...] = ("ola", "exhaustive")
 RANKING_REPORTED = 10
 """How many ranked k-minimal nodes ``details()`` lists."""
+
+
+def qi_hierarchies(
+    spec: DatasetSpec,
+    train: pd.DataFrame,
+    qi: Sequence[str],
+    *,
+    source: str,
+    widths: Mapping[str, Any] | None,
+) -> dict[str, Hierarchy]:
+    """The hierarchy of every QI column (``hierarchy`` and ``widths`` parameters of §6.2).
+
+    Raises
+    ------
+    ConfigError
+        If ``widths`` names a column the table lacks or a non-numeric column.
+    """
+    widths = dict(widths or {})
+    unknown = sorted(set(widths) - set(spec.table_columns))
+    if unknown:
+        raise ConfigError(f"`widths` names unknown column(s) {', '.join(unknown)}")
+    not_numeric = sorted(c for c in widths if not spec.column(c).is_numeric)
+    if not_numeric:
+        raise ConfigError(f"`widths` applies to numeric columns; {', '.join(not_numeric)} is not numeric")
+    return {c: column_hierarchy(spec, c, train[c], source=source, width=widths.get(c)) for c in qi}
 
 
 class KAnonFullDomain(GeneralisingGenerator):
@@ -93,17 +119,7 @@ class KAnonFullDomain(GeneralisingGenerator):
 
     def _fit(self, train: pd.DataFrame, control: pd.DataFrame | None) -> None:
         qi = list(self.spec_.qi)
-        widths = dict(self.widths or {})
-        unknown = sorted(set(widths) - set(self.spec_.table_columns))
-        if unknown:
-            raise ConfigError(f"`widths` names unknown column(s) {', '.join(unknown)}")
-        not_numeric = sorted(c for c in widths if not self.spec_.column(c).is_numeric)
-        if not_numeric:
-            raise ConfigError(f"`widths` applies to numeric columns; {', '.join(not_numeric)} is not numeric")
-        hierarchies = {
-            c: column_hierarchy(self.spec_, c, train[c], source=self.hierarchy, width=widths.get(c))
-            for c in qi
-        }
+        hierarchies = qi_hierarchies(self.spec_, train, qi, source=self.hierarchy, widths=self.widths)
         encoded = encode(train, hierarchies)
         lattice = Lattice(encoded, self.k, float(self.suppression_limit))
         k_minimal = ola_search(lattice) if self.search == "ola" else exhaustive_search(lattice)
