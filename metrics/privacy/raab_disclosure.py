@@ -1,0 +1,233 @@
+"""``raab_disclosure``: Raab's identity (repU) and attribute (DiSCO) disclosure measures.
+
+Specification: ``spec/metrics.md`` P10 (Raab, *Privacy Risk from Synthetic Data: Practical
+Proposals*, PSD 2024, Appendix 1). The formulas live in :mod:`metrics.privacy.raab_measures`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+import pandas as pd
+
+from harness.errors import ConfigError, IncomputableMetricError
+from harness.metric import BaseMetric, Family, Goal, MetricResult
+from harness.params import check_column_list
+from harness.spec import DatasetSpec
+from metrics.privacy.raab_measures import DEFAULT_ONE_WAY_THRESHOLD, check_options, disclosure_measures
+
+
+class RaabDisclosure(BaseMetric):
+    """Replicated uniques and DiSCO of a release against the data synthesised (``spec/metrics.md`` P10).
+
+    An intruder knows the key columns (composite q) of a person in the ground truth GT = T
+    and looks q up in the release S. Identity disclosure: ``repU`` = % of GT records unique
+    on q in GT and in S. Attribute disclosure for a target t: ``DiSCO`` = % of GT records
+    whose q has a single target level in S that equals their own (Disclosive in Synthetic,
+    Correct in Original). Both are % of |T|; lower is better.
+
+    Outputs
+    -------
+    ``repU``
+        Replicated uniques (once per key set); ``baseline`` = UiO (uniques in GT); details:
+        UiO, UiS, UiOiS, the numbers of q levels.
+    ``DiSCO:<target>``
+        One per target; ``baseline`` = Dorig (what the GT itself discloses, the paper's
+        comparator); details: every measure of P10 (iS, DiS, DiSDiO, DCAP, CAPd, TCAP,
+        baseCAPd, max/mean denominators, the one-way check).
+
+    Parameters
+    ----------
+    keys : list of str, optional
+        Key columns; None = the active QI set.
+    targets : list of str, optional
+        Target columns; None = the dataset's ``sensitive`` columns, or its target when it
+        declares none (columns that are keys are skipped).
+    not_targetslev : dict, optional
+        Target column -> levels excluded from every measure for that target (Raab's
+        one-way exclusions, e.g. ``{capital-gain: [0]}``).
+    use_targets_na : bool
+        False excludes records whose target is missing.
+    use_keys_na : bool
+        False excludes records with a missing key value (``synthpop``'s ``usekeysNA``).
+    denom_lim : int, optional
+        Count a disclosive record only when its cell count is at most this limit.
+    denom_source : {"synthetic", "original"}
+        Cell count used by ``denom_lim`` for the SD measures: s_{tq} (paper) or d_{tq}
+        (what ``synthpop`` 1.8 computes).
+    ngroups_target, ngroups_keys : int, optional
+        Quantile-group numeric targets / keys into that many groups (``ngroups_keys`` may be a
+        mapping per key); None = every distinct value is a level.
+    one_way_threshold : float
+        Flag a target when one level holds at least this share of its DiSCO records.
+
+    Notes
+    -----
+    Missing values are a level of their own; levels are aligned on T ∪ S. Exclusions remove
+    records from numerators only (denominators stay |T|), as ``synthpop`` does; this
+    reproduces the original-data columns of the paper's Table 2 exactly.
+    """
+
+    name: ClassVar[str] = "raab_disclosure"
+    family: ClassVar[Family] = "privacy"
+    goal: ClassVar[Goal] = "minimise"
+    min_value: ClassVar[float] = 0.0
+    max_value: ClassVar[float] = 100.0
+
+    def __init__(
+        self,
+        keys: list[str] | None = None,
+        targets: list[str] | None = None,
+        not_targetslev: dict[str, list[Any]] | None = None,
+        use_targets_na: bool = True,
+        use_keys_na: bool = True,
+        denom_lim: int | None = None,
+        denom_source: str = "synthetic",
+        ngroups_target: int | None = None,
+        ngroups_keys: int | dict[str, int] | None = None,
+        one_way_threshold: float = DEFAULT_ONE_WAY_THRESHOLD,
+    ) -> None:
+        self.keys = keys
+        self.targets = targets
+        self.not_targetslev = not_targetslev
+        self.use_targets_na = use_targets_na
+        self.use_keys_na = use_keys_na
+        self.denom_lim = denom_lim
+        self.denom_source = denom_source
+        self.ngroups_target = ngroups_target
+        self.ngroups_keys = ngroups_keys
+        self.one_way_threshold = one_way_threshold
+
+    def _validate_params(self) -> None:
+        check_column_list("keys", self.keys)
+        check_column_list("targets", self.targets)
+        if self.keys is not None and len(set(self.keys)) != len(self.keys):
+            raise ConfigError(f"`keys` must not repeat a column; got {self.keys!r}")
+        if self.not_targetslev is not None:
+            if not isinstance(self.not_targetslev, Mapping) or not all(
+                isinstance(k, str) for k in self.not_targetslev
+            ):
+                raise ConfigError(
+                    "`not_targetslev` must be null or a mapping of target column to a list of levels; "
+                    f"got {self.not_targetslev!r}"
+                )
+            for column, levels in self.not_targetslev.items():
+                if isinstance(levels, (str, bytes)) or not isinstance(levels, (list, tuple)):
+                    raise ConfigError(
+                        f"`not_targetslev.{column}` must be a list of target levels; got {levels!r}"
+                    )
+        check_options(
+            use_targets_na=self.use_targets_na,
+            use_keys_na=self.use_keys_na,
+            denom_lim=self.denom_lim,
+            denom_source=self.denom_source,
+            ngroups_target=self.ngroups_target,
+            ngroups_keys=self.ngroups_keys,
+            one_way_threshold=self.one_way_threshold,
+        )
+
+    # ------------------------------------------------------------------ columns
+    def key_columns(self, spec: DatasetSpec) -> list[str]:
+        """The key columns: ``keys``, else the active QI set.
+
+        Raises
+        ------
+        ConfigError
+            A configured key is not a column of the dataset.
+        IncomputableMetricError
+            No keys are configured and the dataset has no QI set.
+        """
+        if self.keys is not None:
+            self._check_known("keys", self.keys, spec)
+            return list(self.keys)
+        if not spec.qi:
+            raise IncomputableMetricError(
+                f"metric {self.name} needs key columns; dataset {spec.name!r} has no QI set and `keys` is null"
+            )
+        return list(spec.qi)
+
+    def target_columns(self, spec: DatasetSpec, keys: list[str]) -> list[str]:
+        """The targets: ``targets``, else the sensitive columns (or the target) that are not keys.
+
+        Raises
+        ------
+        ConfigError
+            A configured target is unknown or is one of the keys.
+        IncomputableMetricError
+            No target is configured and the dataset declares no usable one.
+        """
+        if self.targets is not None:
+            self._check_known("targets", self.targets, spec)
+            clash = [t for t in self.targets if t in keys]
+            if clash:
+                raise ConfigError(
+                    f"metric {self.name}: `targets` must not include key column(s) {', '.join(clash)}"
+                )
+            return list(dict.fromkeys(self.targets))
+        candidates = list(spec.sensitive) or ([spec.target] if spec.target is not None else [])
+        chosen = [t for t in candidates if t not in keys]
+        if not chosen:
+            raise IncomputableMetricError(
+                f"metric {self.name}: dataset {spec.name!r} declares no sensitive column or target "
+                "outside the keys; set `targets`"
+            )
+        return chosen
+
+    def _check_known(self, key: str, columns: list[str], spec: DatasetSpec) -> None:
+        unknown = [c for c in columns if c not in spec.table_columns]
+        if unknown:
+            raise ConfigError(
+                f"metric {self.name}: `{key}` names unknown column(s) {', '.join(unknown)} "
+                f"of dataset {spec.name!r}"
+            )
+
+    # ------------------------------------------------------------------ compute
+    def _compute(
+        self,
+        real: pd.DataFrame,
+        synthetic: pd.DataFrame,
+        spec: DatasetSpec,
+        *,
+        control: pd.DataFrame | None,
+        test: pd.DataFrame | None,
+        seed: int,
+    ) -> dict[str, MetricResult]:
+        keys = self.key_columns(spec)
+        targets = self.target_columns(spec, keys)
+        if self.not_targetslev:
+            self._check_known("not_targetslev", list(self.not_targetslev), spec)
+        ident, attributes = disclosure_measures(
+            real,
+            synthetic,
+            keys,
+            targets,
+            not_targetslev=self.not_targetslev,
+            use_targets_na=self.use_targets_na,
+            use_keys_na=self.use_keys_na,
+            denom_lim=self.denom_lim,
+            denom_source=self.denom_source,
+            ngroups_target=self.ngroups_target,
+            ngroups_keys=self.ngroups_keys,
+            one_way_threshold=self.one_way_threshold,
+        )
+        out: dict[str, MetricResult] = {
+            "repU": MetricResult(
+                value=ident.repU,
+                baseline=ident.UiO,
+                details={"keys": keys, "unit": "percent of |T|", **ident.as_dict()},
+            )
+        }
+        for target, measures in attributes.items():
+            out[f"DiSCO:{target}"] = MetricResult(
+                value=measures.DiSCO,
+                baseline=measures.Dorig,
+                details={
+                    "target": target,
+                    "keys": keys,
+                    "unit": "percent of |T|",
+                    "excluded_levels": list((self.not_targetslev or {}).get(target, [])),
+                    **measures.as_dict(),
+                },
+            )
+        return out
