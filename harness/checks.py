@@ -509,9 +509,24 @@ def check_metric(
                     raise fail(check, f"{what} release, output {variant!r}: {problem}")
         passed.append(check)
 
-    _check_direction(
+    separated = _check_direction(
         metric, results["identical"], results["degraded"], lambda detail: fail("direction", detail)
     )
+    if separated is not None and not separated:
+        # Support metrics (range, boundary, category coverage) cannot tell the uniform release
+        # from T: it keeps T's values. An off-support release must then separate them.
+        results["off_support"] = compute(
+            off_support_release(real, spec, seed=seed), "off-support", "direction"
+        )
+        separated = _check_direction(
+            metric, results["identical"], results["off_support"], lambda detail: fail("direction", detail)
+        )
+        if separated is not None and not separated:
+            raise fail(
+                "direction",
+                "no output separates identical data from the uniform or the off-support release; "
+                "the metric does not respond to the release",
+            )
     passed.append("direction")
 
     _compare_results(
@@ -586,6 +601,36 @@ def _outputs(output: Any, fail: Callable[[str], ContractViolation]) -> dict[str,
     return outputs
 
 
+def off_support_release(real: pd.DataFrame, spec: DatasetSpec, *, seed: int) -> pd.DataFrame:
+    """A release outside T's support, same size as ``real``.
+
+    Numeric columns are shifted above T's maximum by one to two ranges (seeded), datetime
+    columns by one to two spans; every categorical column holds only its most frequent value.
+    Used by the direction check when a metric cannot tell the uniform release from T (range,
+    boundary and category coverage only look at T's support).
+    """
+    rng = np.random.default_rng(seed)
+    n = len(real)
+    out: dict[str, Any] = {}
+    for col in real.columns:
+        values = real[col]
+        kind = spec.kind(col)
+        if kind in ("continuous", "integer"):
+            x = pd.to_numeric(values, errors="coerce").to_numpy(dtype=float, na_value=np.nan)
+            low, high = (float(np.nanmin(x)), float(np.nanmax(x))) if np.isfinite(x).any() else (0.0, 0.0)
+            span = max(high - low, 1.0)
+            out[col] = high + span * (1.0 + rng.random(n))
+        elif kind == "datetime":
+            stamps = pd.to_datetime(values)
+            low, high = stamps.min(), stamps.max()
+            span = max(high - low, pd.Timedelta(days=1))
+            out[col] = high + pd.to_timedelta(span.value * (1.0 + rng.random(n)), unit="ns")
+        else:
+            counts = values.value_counts(dropna=True)
+            out[col] = np.full(n, counts.index[0] if len(counts) else None, dtype=object)
+    return conform(pd.DataFrame(out), spec, where="off_support_release")
+
+
 def _goal_problem(metric: BaseMetric, result: MetricResult) -> str | None:
     goal = result.goal or metric.goal
     if goal not in GOALS:
@@ -631,12 +676,16 @@ def _check_direction(
     identical: dict[str, MetricResult],
     degraded: dict[str, MetricResult],
     fail: Callable[[str], ContractViolation],
-) -> None:
-    """Identical data is best for utility / fidelity and worst for privacy (per output goal)."""
+) -> list[str] | None:
+    """Identical data is best for utility / fidelity and worst for privacy (per output goal).
+
+    Raises on an output that ranks the wrong way; returns the outputs that separate the two
+    releases strictly (None when no output has a direction).
+    """
     if metric.family == "cost":
-        return  # cost measures the resources spent, not the content of the release
+        return None  # cost measures the resources spent, not the content of the release
     if metric.needs_generator:
-        return  # an attack on the generator (refitted on chosen data) does not read the release
+        return None  # an attack on the generator (refitted on chosen data) does not read the release
     identical_should_win = metric.family != "privacy"
     separated: list[str] = []
     compared: list[str] = []
@@ -658,11 +707,7 @@ def _check_direction(
             )
         if gap > DIRECTION_TOLERANCE:
             separated.append(variant)
-    if compared and not separated:
-        raise fail(
-            f"no output separates identical data from the uniform release (outputs {sorted(compared)} tie); "
-            "the metric does not respond to the release"
-        )
+    return separated if compared else None
 
 
 def _compare_results(

@@ -2,6 +2,11 @@
 
 Specification: ``spec/metrics.md`` F1 (SDMetrics single-column metrics ``KSComplement`` and
 ``TVComplement``; the two "Column Shapes" metrics of the SDMetrics Quality Report).
+
+:class:`SingleColumnMetric` is the shared base of every per-column SDMetrics wrapper (also
+``range_coverage``, ``boundary_adherence``, ``statistic_similarity``, ``category_coverage`` and
+``attribute_coverage``): it scores each column of the chosen kinds, lists the columns SDMetrics
+cannot score and averages the rest (:func:`mean_of_scores`).
 """
 
 from __future__ import annotations
@@ -16,14 +21,63 @@ from harness.errors import IncomputableMetricError
 from harness.metric import BaseMetric, Family, Goal, MetricResult
 from harness.spec import DatasetSpec
 
+NUMERIC_KINDS: tuple[str, ...] = ("continuous", "integer", "datetime")
+"""Column kinds SDMetrics treats as numerical (its Column Shapes property scores datetimes too)."""
+CATEGORICAL_KINDS: tuple[str, ...] = ("categorical", "ordinal")
 
-class _ColumnShapeMetric(BaseMetric):
-    """Mean over the columns of one kind of an SDMetrics single-column metric (T vs S).
 
-    Each column's score is SDMetrics' ``compute(real[col], synthetic[col])`` (which drops NAs
-    itself). A column SDMetrics cannot score (no non-NA value on one side) is listed in
+def sdmetrics_incomputable_errors() -> tuple[type[Exception], ...]:
+    """The SDMetrics exceptions that mean "this column (pair) cannot be scored"."""
+    from sdmetrics.errors import ConstantInputError
+    from sdmetrics.errors import IncomputableMetricError as SdmIncomputable
+
+    return (SdmIncomputable, ConstantInputError)
+
+
+def mean_of_scores(
+    metric_name: str, scores: dict[str, float], incomputable: list[str], what: str, label: str
+) -> MetricResult:
+    """Average per-column (or per-pair) scores into one :class:`MetricResult`.
+
+    Parameters
+    ----------
+    metric_name : str
+        For the error message.
+    scores : dict of str to float
+        Every scored column (pair) and its value; becomes ``details["columns"]`` (``what``).
+    incomputable : list of str
+        Columns (pairs) SDMetrics could not score; ``details["incomputable_<what>"]`` if any.
+    what : {"columns", "pairs"}
+        Key of the per-item values in ``details``.
+    label : str
+        Describes the items in the error message (e.g. ``"numeric column"``).
+
+    Raises
+    ------
+    IncomputableMetricError
+        If nothing could be scored.
+    """
+    if not scores:
+        raise IncomputableMetricError(
+            f"metric {metric_name}: no {label} could be scored (all values missing or constant)"
+        )
+    details: dict[str, Any] = {what: scores, f"n_{what}": len(scores)}
+    if incomputable:
+        details[f"incomputable_{what}"] = incomputable
+    return MetricResult(value=float(np.mean(list(scores.values()))), details=details)
+
+
+class SingleColumnMetric(BaseMetric):
+    """Mean over the columns of some kinds of an SDMetrics single-column metric (T vs S).
+
+    Each column's score is SDMetrics' ``compute(real[col], synthetic[col], **kwargs)`` (which
+    drops NAs itself). A column SDMetrics cannot score (e.g. no non-NA value on one side, or a
+    constant real column for a range-based metric) is listed in
     ``details["incomputable_columns"]`` and left out of the mean; the headline is the mean of
     the remaining columns, and ``details["columns"]`` maps every scored column to its value.
+
+    Subclasses set ``column_kinds`` and ``kind_label`` and implement :meth:`_sdmetrics_class`
+    (and :meth:`_sdmetrics_kwargs` for parametrised SDMetrics metrics).
     """
 
     family: ClassVar[Family] = "fidelity"
@@ -33,8 +87,16 @@ class _ColumnShapeMetric(BaseMetric):
     column_kinds: ClassVar[tuple[str, ...]] = ()
     kind_label: ClassVar[str] = ""
 
-    def _sdmetrics_class(self) -> Any:
+    def _sdmetrics_class(self, kind: str) -> Any:
+        """The SDMetrics single-column metric class for a column of ``kind``."""
         raise NotImplementedError
+
+    def _sdmetrics_kwargs(self) -> dict[str, Any]:
+        """Extra keyword arguments of the SDMetrics ``compute`` call."""
+        return {}
+
+    def _columns(self, real: pd.DataFrame, spec: DatasetSpec) -> list[str]:
+        return [c.name for c in spec.columns if c.kind in self.column_kinds and c.name in real.columns]
 
     def _compute(
         self,
@@ -46,36 +108,29 @@ class _ColumnShapeMetric(BaseMetric):
         test: pd.DataFrame | None,
         seed: int,
     ) -> MetricResult:
-        from sdmetrics.errors import IncomputableMetricError as SdmIncomputable
-
-        columns = [c.name for c in spec.columns if c.kind in self.column_kinds and c.name in real.columns]
+        columns = self._columns(real, spec)
         if not columns:
             raise IncomputableMetricError(
                 f"metric {self.name}: dataset {spec.name!r} has no {self.kind_label} column"
             )
-        metric = self._sdmetrics_class()
+        errors = sdmetrics_incomputable_errors()
+        kwargs = self._sdmetrics_kwargs()
         scores: dict[str, float] = {}
         incomputable: list[str] = []
         for name in columns:
+            metric = self._sdmetrics_class(spec.kind(name))
             try:
-                value = float(metric.compute(real[name], synthetic[name]))
-            except SdmIncomputable:
+                value = float(metric.compute(real[name], synthetic[name], **kwargs))
+            except errors:
                 value = math.nan
             if math.isnan(value):
                 incomputable.append(name)
             else:
                 scores[name] = value
-        if not scores:
-            raise IncomputableMetricError(
-                f"metric {self.name}: no {self.kind_label} column could be scored (all values missing)"
-            )
-        details: dict[str, Any] = {"columns": scores, "n_columns": len(scores)}
-        if incomputable:
-            details["incomputable_columns"] = incomputable
-        return MetricResult(value=float(np.mean(list(scores.values()))), details=details)
+        return mean_of_scores(self.name, scores, incomputable, "columns", f"{self.kind_label} column")
 
 
-class KSComplement(_ColumnShapeMetric):
+class KSComplement(SingleColumnMetric):
     """Mean over numeric columns of SDMetrics ``KSComplement`` = 1 − KS statistic.
 
     ``spec/metrics.md`` F1. Numeric columns are the ``continuous`` and ``integer`` columns of
@@ -84,16 +139,16 @@ class KSComplement(_ColumnShapeMetric):
     """
 
     name: ClassVar[str] = "ks_complement"
-    column_kinds: ClassVar[tuple[str, ...]] = ("continuous", "integer", "datetime")
+    column_kinds: ClassVar[tuple[str, ...]] = NUMERIC_KINDS
     kind_label: ClassVar[str] = "numeric"
 
-    def _sdmetrics_class(self) -> Any:
+    def _sdmetrics_class(self, kind: str) -> Any:
         from sdmetrics.single_column import KSComplement as SdmKSComplement
 
         return SdmKSComplement
 
 
-class TVComplement(_ColumnShapeMetric):
+class TVComplement(SingleColumnMetric):
     """Mean over categorical columns of SDMetrics ``TVComplement`` = 1 − ½Σ_ω|R_ω − S_ω|.
 
     ``spec/metrics.md`` F1. Categorical columns are the ``categorical`` and ``ordinal`` columns
@@ -102,10 +157,10 @@ class TVComplement(_ColumnShapeMetric):
     """
 
     name: ClassVar[str] = "tv_complement"
-    column_kinds: ClassVar[tuple[str, ...]] = ("categorical", "ordinal")
+    column_kinds: ClassVar[tuple[str, ...]] = CATEGORICAL_KINDS
     kind_label: ClassVar[str] = "categorical"
 
-    def _sdmetrics_class(self) -> Any:
+    def _sdmetrics_class(self, kind: str) -> Any:
         from sdmetrics.single_column import TVComplement as SdmTVComplement
 
         return SdmTVComplement

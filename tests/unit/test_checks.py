@@ -318,3 +318,15 @@ def test_uniform_release_only_uses_observed_values() -> None:
     for col in SPEC.table_columns:
         assert set(out[col]) <= set(TRAIN[col])
     pd.testing.assert_frame_equal(out, uniform_release(TRAIN, SPEC, seed=0))
+
+
+def test_off_support_release_leaves_the_training_support() -> None:
+    from harness.checks import contract_data, off_support_release
+
+    data = contract_data("adult", n_train=200, n_control=50, n_test=50, seed=0)
+    off = off_support_release(data.train, data.spec, seed=0)
+    assert list(off.columns) == list(data.train.columns) and len(off) == len(data.train)
+    for col in data.spec.numeric_columns:
+        assert (off[col] > data.train[col].max()).all()
+    for col in data.spec.categorical_columns:
+        assert off[col].nunique() == 1
