@@ -4,7 +4,9 @@
 
     privbench run [--debug] [--no-preflight] [--config-dir DIR] [-m] [hydra overrides...]
     privbench collect RUN_DIR [RUN_DIR...] [-o FILE]
-    privbench report RUN_DIR [RUN_DIR...] [-o OUT_DIR]
+    privbench report RUN_DIR [RUN_DIR...] [-o OUT_DIR] [--settings FILE] [--privacy COL] [--utility COL]
+                     [--control LABEL] [--baseline real|LABEL] [--blocks COL,...] [--rope PCT] [--alpha A]
+                     [--colour-by PARAM] [--tradeoff-utility COL] [--rank-metrics COL,...]
     privbench list {generators,metrics,datasets,experiments,suites,profiles}
     privbench validate
 
@@ -20,7 +22,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from harness.errors import PrivbenchError
+from harness.errors import ConfigError, PrivbenchError
 
 LIST_GROUPS = {
     "generators": "generator",
@@ -95,6 +97,28 @@ def _parser() -> argparse.ArgumentParser:
     report.add_argument("run_dirs", nargs="+", type=Path)
     report.add_argument(
         "-o", "--output", type=Path, default=None, help="report directory (default RUN_DIR/report)"
+    )
+    report.add_argument(
+        "--settings",
+        type=Path,
+        default=None,
+        help="report settings YAML (default RUN_DIR/report.yaml if present)",
+    )
+    report.add_argument("--privacy", help="privacy metric column, metric or metric/variant")
+    report.add_argument("--utility", help="utility metric column, metric or metric/variant")
+    report.add_argument("--control", help="generator-variant label compared with the others (Wilcoxon-Holm)")
+    report.add_argument("--baseline", help="win/draw/lose baseline: 'real' (the rows' baseline) or a label")
+    report.add_argument("--blocks", help="comma-separated block columns of the rank tests")
+    report.add_argument("--rope", type=float, help="ROPE half-width in percent (default 1)")
+    report.add_argument("--alpha", type=float, help="significance level (default 0.05)")
+    report.add_argument(
+        "--colour-by", dest="colour_by", help="generator parameter colouring the Pareto scatter"
+    )
+    report.add_argument(
+        "--tradeoff-utility", dest="tradeoff_utility", help="utility column of the trade-off score"
+    )
+    report.add_argument(
+        "--rank-metrics", dest="rank_metrics", help="comma-separated columns of the ranks table"
     )
     lister = sub.add_parser("list", help="list registered configs")
     lister.add_argument("what", choices=sorted(LIST_GROUPS))
@@ -171,14 +195,39 @@ def _collect(args: argparse.Namespace) -> int:
 def _report(args: argparse.Namespace) -> int:
     from harness.collect import collect, run_config_text, write_table
     from harness.report import build_report
+    from harness.report.settings import SETTINGS_FILE, load_settings
     from harness.versions import versions
 
+    flags = {
+        key: getattr(args, key)
+        for key in (
+            "privacy",
+            "utility",
+            "control",
+            "baseline",
+            "rope",
+            "alpha",
+            "colour_by",
+            "tradeoff_utility",
+        )
+    }
+    for key in ("blocks", "rank_metrics"):
+        value = getattr(args, key)
+        flags[key] = None if value is None else [v for v in value.split(",") if v.strip()]
+    if args.settings is not None and not args.settings.is_file():
+        raise ConfigError(f"report settings file {args.settings} does not exist")
+    settings = load_settings(args.settings or (args.run_dirs[0] / SETTINGS_FILE), flags)
     results = collect(args.run_dirs)
     out_dir = args.output or (args.run_dirs[0] / "report")
     write_table(results, out_dir / "results.parquet")
     title = ", ".join(sorted(results["experiment"].dropna().unique())) or "privbench report"
     paths = build_report(
-        results, out_dir, title=title, config_text=run_config_text(args.run_dirs[0]), versions=versions()
+        results,
+        out_dir,
+        title=title,
+        config_text=run_config_text(args.run_dirs[0]),
+        versions=versions(),
+        settings=settings,
     )
     print(f"report: {paths['report_html']}")
     print(f"        {paths['report_md']}")

@@ -6,11 +6,20 @@ of the results table touches generator or metric objects). One module per concep
 ``prepare``     derived columns (variant label, metric column, trial id and status)
 ``labels``      readable generator-variant labels
 ``goals``       metric goals: best values and oriented scores
-``tables``      summary, failures, status and cost tables (numbers)
+``tables``      summary, failures, status, cost and throughput tables (numbers)
+``settings``    what the comparisons compare (axes, control, baseline, blocks), with defaults
+``ranking``     Friedman, Nemenyi CD, Wilcoxon–Holm on block matrices
+``bayes``       win/draw/lose with a ROPE, Bayesian sign and signed-rank tests
+``optimisation`` optimisation paths and the oracle
+``tradeoff``    the privacy–utility trade-off score (U6)
+``comparisons`` the comparison tables of the report (ranks, control, baseline, oracle, paths, trade-off)
 ``formatting``  numbers → display text, best cells in bold
 ``render``      Markdown, LaTeX booktabs, HTML and CSV writers
 ``style``       the figure style
 ``figures``     privacy-utility scatter, per-family box plots, cost bars
+``pareto``      Pareto front and the per-variant privacy-utility scatter
+``stat_figures`` critical-difference diagram, sign-test bars
+``privacy_figures`` k-threshold curves, distances against the holdout
 ``document``    the page model, written as Markdown and HTML
 ``index``       :func:`build_report`, the entry point of ``privbench report``
 """
@@ -25,6 +34,7 @@ from harness.report.figures import (
 )
 from harness.report.index import build_report
 from harness.report.render import DisplayTable, to_csv, to_html, to_latex, to_markdown
+from harness.report.settings import ReportSettings, load_settings
 from harness.report.tables import (
     cell_stats,
     cost_table,
@@ -39,11 +49,13 @@ __all__ = [
     "DisplayTable",
     "FigureOutcome",
     "FigureSkipped",
+    "ReportSettings",
     "build_report",
     "cell_stats",
     "cost_bars",
     "cost_table",
     "failures_table",
+    "load_settings",
     "make_figures",
     "metric_boxplots",
     "privacy_utility_scatter",

@@ -434,8 +434,12 @@ def cost_bars(results: pd.DataFrame, out_dir: Path, *, stem: str = "cost") -> li
         return save_figure(fig, out_dir, stem)
 
 
-def make_figures(results: pd.DataFrame, out_dir: Path) -> list[FigureOutcome]:
+def make_figures(
+    results: pd.DataFrame, out_dir: Path, *, privacy: str | None = None, utility: str | None = None
+) -> list[FigureOutcome]:
     """Draw every report figure; a figure with nothing to draw is recorded as skipped.
+
+    ``privacy`` and ``utility`` are the scatter's axes (default: :func:`default_column`).
 
     Returns
     -------
@@ -457,7 +461,7 @@ def make_figures(results: pd.DataFrame, out_dir: Path) -> list[FigureOutcome]:
     attempt(
         "privacy_utility",
         "Privacy vs utility: one faint point per trial, mean ± sd per generator variant.",
-        lambda: privacy_utility_scatter(frame, out_dir),
+        lambda: privacy_utility_scatter(frame, out_dir, x=privacy, y=utility),
     )
     keys = row_keys(frame)
     blocks = block_keys(keys)

@@ -205,3 +205,17 @@ def status_display(totals: pd.Series) -> DisplayTable:
     """Display table of :func:`harness.report.tables.status_totals` (one row: trials by status)."""
     text = pd.DataFrame([[str(int(v)) for v in totals]], columns=[str(c) for c in totals.index])
     return DisplayTable(text=text, numeric=frozenset(text.columns))
+
+
+def throughput_display(throughput: pd.DataFrame) -> DisplayTable:
+    """Display table of :func:`harness.report.tables.throughput_table`."""
+    keys = throughput.index.to_frame(index=False).astype(str).rename(columns=_HEADERS)
+    text = keys.copy()
+    text["variants"] = throughput["variants"].astype(int).astype(str).to_numpy()
+    text["ok trials"] = throughput["ok"].astype(int).astype(str).to_numpy()
+    text["minutes"] = [format_number(v) for v in throughput["minutes"]]
+    text["variants / min"] = [format_number(v) for v in throughput["variants_per_minute"]]
+    numeric = frozenset({"variants", "ok trials", "minutes", "variants / min"})
+    return DisplayTable(
+        text=text, numeric=numeric, group_by=tuple(c for c in keys.columns if c != "generator")
+    )

@@ -3,21 +3,42 @@
 :func:`build_report` is the entry point of ``privbench report``. It writes::
 
     out_dir/
-      tables/   status, summary_<family>, summary (all families), failures, cost  (.md, .csv, .tex)
-      figures/  privacy_utility, box_<family>_<dataset>, cost            (.png, .pdf)
+      tables/   status, summary_<family>, summary (all families), failures, cost, throughput,
+                ranks, wilcoxon_holm, win_draw_lose, optimisation_paths, bayes_sign_test,
+                tradeoff                                                        (.md, .csv, .tex)
+      figures/  privacy_utility, pareto, box_<family>_<dataset>, cd_<metric>, bayes_sign_test,
+                k_threshold, dcr_holdout, cost                                  (.png, .pdf)
       report.md     GitHub-friendly: tables inline, figures linked
       report.html   static page: inline CSS, no script, relative links only
+
+What is compared (axes, control, baseline, blocks) is chosen by
+:class:`harness.report.settings.ReportSettings`; a table or figure the run lacks data for is
+replaced by a one-line note.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 import pandas as pd
 
+from harness.errors import ConfigError
 from harness.report import render
+from harness.report.comparisons import (
+    ComparisonTable,
+    TableSkipped,
+    control_table,
+    paths_table,
+    rank_table,
+    sign_test_table,
+    stringify_blocks,
+    tradeoff_table,
+    win_draw_lose_table,
+)
 from harness.report.document import (
     Block,
     Bullets,
@@ -29,16 +50,22 @@ from harness.report.document import (
     to_html,
     to_markdown,
 )
-from harness.report.figures import make_figures
+from harness.report.figures import FigureOutcome, FigureSkipped, make_figures, slug
 from harness.report.formatting import (
     cost_display,
     failures_display,
     status_display,
     summary_display,
+    throughput_display,
     usual_n,
 )
+from harness.report.pareto import pareto_scatter
 from harness.report.prepare import FAMILY_ORDER, prepare
+from harness.report.privacy_figures import dcr_distribution, k_threshold_curve
+from harness.report.ranking import cd_diagram, metric_blocks, rows_goal, select_metric
 from harness.report.render import DisplayTable
+from harness.report.settings import ReportSettings, resolve_settings, split_column
+from harness.report.stat_figures import cd_figure, sign_test_bars
 from harness.report.tables import (
     cost_table,
     failures_table,
@@ -46,6 +73,7 @@ from harness.report.tables import (
     summary_columns,
     summary_goals,
     summary_table,
+    throughput_table,
 )
 
 MAX_SHOWN_FAILURES = 200
@@ -82,6 +110,7 @@ def build_report(
     title: str,
     config_text: str | None = None,
     versions: dict[str, str] | None = None,
+    settings: ReportSettings | None = None,
 ) -> dict[str, Path]:
     """Write the tables, figures and report pages of one run.
 
@@ -97,6 +126,9 @@ def build_report(
         The experiment configuration (e.g. the composed Hydra YAML), shown verbatim.
     versions : dict, optional
         Package → version. Default: merged from the results' ``versions`` column.
+    settings : ReportSettings, optional
+        What to compare; unset fields are chosen from the results
+        (:func:`harness.report.settings.resolve_settings`).
 
     Returns
     -------
@@ -110,16 +142,21 @@ def build_report(
     tables_dir.mkdir(parents=True, exist_ok=True)
     figures_dir.mkdir(parents=True, exist_ok=True)
     frame = prepare(results)
+    resolved = resolve_settings(frame, settings)
     writer = TableWriter(tables_dir)
 
     blocks: list[Block] = [Heading(title, level=1)]
     blocks += _overview(frame, writer)
     blocks += _summaries(frame, writer)
+    comparison_blocks, computed = _comparisons(frame, resolved, writer)
+    blocks += comparison_blocks
     blocks += _failures(frame, writer)
     blocks += _costs(frame, writer)
     written = dict(writer.written)
-    blocks += _figures(frame, figures_dir, out_dir, written)
-    blocks += _provenance(frame, config_text, versions)
+    outcomes = make_figures(frame, figures_dir, privacy=resolved.privacy, utility=resolved.utility)
+    outcomes[1:1] = _comparison_figures(frame, resolved, figures_dir, computed)
+    blocks += _figures(outcomes, out_dir, written)
+    blocks += _provenance(frame, config_text, versions, resolved)
 
     report_md = out_dir / "report.md"
     report_md.write_text(to_markdown(blocks), encoding="utf-8")
@@ -210,12 +247,134 @@ def _costs(frame: pd.DataFrame, writer: TableWriter) -> list[Block]:
     caption = "Cost per generator variant (mean ± sd over ok trials)"
     files = writer.write(display, costs, "cost", caption)
     note = "Times are wall-clock seconds; costs are only comparable between trials run on the same machine."
-    return [Heading("Cost"), TableBlock(display, caption, files, note)]
+    blocks: list[Block] = [Heading("Cost"), TableBlock(display, caption, files, note)]
+    throughput = throughput_table(frame)
+    if len(throughput):
+        display = throughput_display(throughput)
+        caption = "Variants per minute per generator"
+        files = writer.write(display, throughput, "throughput", caption)
+        note = "Ok trials divided by their total fit + sample minutes (metrics excluded)."
+        blocks.append(TableBlock(display, caption, files, note))
+    return blocks
 
 
-def _figures(frame: pd.DataFrame, figures_dir: Path, out_dir: Path, written: dict[str, Path]) -> list[Block]:
+COMPARISONS = (
+    ("Mean ranks (Friedman)", rank_table),
+    ("Wilcoxon–Holm against a control", control_table),
+    ("Win/draw/lose against the baseline", win_draw_lose_table),
+    ("Optimisation paths", paths_table),
+    ("Bayesian sign test against the oracle", sign_test_table),
+    ("Trade-off score", tradeoff_table),
+)
+
+
+def _comparisons(
+    frame: pd.DataFrame, settings: ReportSettings, writer: TableWriter
+) -> tuple[list[Block], dict[str, ComparisonTable]]:
+    blocks: list[Block] = [Heading("Comparisons")]
+    blocks.append(
+        Paragraph(
+            f"Privacy axis: {settings.privacy or '(none)'}; utility axis: {settings.utility or '(none)'}; blocks: "
+            f"{', '.join(settings.blocks or ())}. Settings are listed under 'Report settings' below."
+        )
+    )
+    if settings.blocks and "dataset" not in settings.blocks[1:] and settings.blocks != ("dataset",):
+        blocks.append(
+            Paragraph(
+                "The run has one dataset, so the blocks are its evaluation units (seeds × folds): they share data, "
+                "so p-values and posterior probabilities describe these units, not a population of datasets."
+            )
+        )
+    computed: dict[str, ComparisonTable] = {}
+    for heading, build in COMPARISONS:
+        blocks.append(Heading(heading, level=3))
+        try:
+            table = build(frame, settings)
+        except TableSkipped as exc:
+            blocks.append(Paragraph(f"Table omitted: {exc}."))
+            continue
+        files = writer.write(table.display, table.numbers, table.stem, table.caption)
+        blocks.append(TableBlock(table.display, table.caption, files, table.note))
+        computed[table.stem] = table
+    return blocks, computed
+
+
+def _comparison_figures(
+    frame: pd.DataFrame, settings: ReportSettings, figures_dir: Path, computed: dict[str, ComparisonTable]
+) -> list[FigureOutcome]:
+    out: list[FigureOutcome] = []
+
+    def attempt(name: str, caption: str, draw: Callable[[], list[Path]]) -> None:
+        outcome = FigureOutcome(name=name, caption=caption)
+        try:
+            outcome.paths = draw()
+        except FigureSkipped as exc:
+            outcome.skipped = str(exc)
+        out.append(outcome)
+
+    def pareto() -> list[Path]:
+        if settings.privacy is None or settings.utility is None:
+            raise FigureSkipped("the results need both a privacy and a utility metric with ok values")
+        return pareto_scatter(
+            frame, figures_dir, x=settings.privacy, y=settings.utility, colour_by=settings.colour_by
+        )
+
+    attempt(
+        "pareto",
+        "Privacy vs utility per generator variant (mean over seeds and folds), coloured by "
+        f"{settings.colour_by or 'its most varied parameter (else the generator)'}; the dashed line is the Pareto "
+        "front (circled points: no other variant is better on both axes).",
+        pareto,
+    )
+    for column in dict.fromkeys(c for c in (settings.utility, settings.privacy) if c):
+        attempt(
+            f"cd_{slug(column)}",
+            f"Critical-difference diagram of {column}: mean rank (1 = best) over blocks; variants joined by a thick "
+            "line are not significantly different (Nemenyi); interpret only after a significant Friedman test.",
+            partial(_cd, frame, settings, column, figures_dir),
+        )
+
+    def sign_bars() -> list[Path]:
+        table = computed.get("bayes_sign_test")
+        if table is None:
+            raise FigureSkipped("the sign test table was omitted")
+        return sign_test_bars(table.numbers, figures_dir)
+
+    attempt(
+        "bayes_sign_test",
+        "Bayesian sign test against the oracle: posterior probability that a generator loses to, draws with (ROPE) "
+        "or wins against the oracle's utility.",
+        sign_bars,
+    )
+    attempt(
+        "k_threshold",
+        "k-threshold curves: share of records in equivalence classes of size ≥ k on the QI set, per release (mean "
+        "over trials) and for the training table.",
+        lambda: k_threshold_curve(frame, figures_dir),
+    )
+    attempt(
+        "dcr_holdout",
+        "Distances to the closest training records: every release (dots are trials) against the holdout baseline.",
+        lambda: dcr_distribution(frame, figures_dir),
+    )
+    return out
+
+
+def _cd(frame: pd.DataFrame, settings: ReportSettings, column: str, figures_dir: Path) -> list[Path]:
+    metric, variant = split_column(column)
+    blocks = tuple(settings.blocks or ("dataset",))
+    try:
+        goal, target = rows_goal(select_metric(frame, metric, variant))
+        scores = metric_blocks(stringify_blocks(frame, blocks), metric, variant, blocks=blocks)
+        result = cd_diagram(scores, goal, target, alpha=settings.alpha)
+    except ConfigError as exc:
+        raise FigureSkipped(str(exc)) from None
+    return cd_figure(result, figures_dir, title=column, stem=f"cd_{slug(column)}")
+
+
+def _figures(outcomes: list[FigureOutcome], out_dir: Path, written: dict[str, Path]) -> list[Block]:
     blocks: list[Block] = [Heading("Figures")]
-    for outcome in make_figures(frame, figures_dir):
+    for outcome in outcomes:
         if outcome.skipped is not None:
             blocks.append(FigureBlock(outcome.caption, skipped=outcome.skipped))
             continue
@@ -235,8 +394,14 @@ def _figures(frame: pd.DataFrame, figures_dir: Path, out_dir: Path, written: dic
     return blocks
 
 
-def _provenance(frame: pd.DataFrame, config_text: str | None, versions: dict[str, str] | None) -> list[Block]:
-    blocks: list[Block] = [Heading("Configuration")]
+def _provenance(
+    frame: pd.DataFrame, config_text: str | None, versions: dict[str, str] | None, settings: ReportSettings
+) -> list[Block]:
+    blocks: list[Block] = [Heading("Report settings")]
+    blocks.append(Bullets(tuple(settings.describe())))
+    if settings.notes:
+        blocks.append(Paragraph("Notes: " + " ".join(settings.notes)))
+    blocks.append(Heading("Configuration"))
     if config_text:
         blocks.append(Preformatted(config_text))
     else:

@@ -283,3 +283,40 @@ def cost_table(results: pd.DataFrame) -> pd.DataFrame:
         out[f"{col}_mean"] = stats["mean"].astype(float)
         out[f"{col}_std"] = stats["std"].astype(float)
     return out
+
+
+def throughput_table(results: pd.DataFrame) -> pd.DataFrame:
+    """Variants per minute per generator (``000_…`` Table 2): ok trials over their fit + sample minutes.
+
+    Returns
+    -------
+    DataFrame
+        Indexed by the block keys (dataset, and experiment/QI set where they vary) and
+        ``generator``; columns ``variants`` (distinct parameter sets), ``trials``, ``ok``,
+        ``minutes`` (total fit + sample time of the ok trials) and ``variants_per_minute``
+        (``ok / minutes``; NaN when no time was recorded).
+    """
+    frame = prepare(results)
+    keys = row_keys(frame)
+    index_keys = [*block_keys(keys), "generator"]
+    costs = _trial_costs(frame, keys)
+    params = frame.drop_duplicates("trial_id").set_index("trial_id")["generator_params"]
+    costs["generator_params"] = costs["trial_id"].map(params)
+    columns = ["variants", "trials", "ok", "minutes", "variants_per_minute"]
+    if costs.empty:
+        return pd.DataFrame(columns=columns, index=pd.MultiIndex.from_tuples([], names=index_keys))
+    grouped = costs.groupby(index_keys, sort=True)
+    out = pd.DataFrame(
+        {
+            "variants": grouped["generator_params"].nunique(),
+            "trials": grouped.size(),
+        }
+    )
+    ok = costs[costs["trial_status"] == "ok"].copy()
+    ok["seconds"] = ok[["fit_s", "sample_s"]].sum(axis=1, min_count=1)
+    ok_grouped = ok.groupby(index_keys, sort=True)
+    out["ok"] = ok_grouped.size().reindex(out.index, fill_value=0).astype(int)
+    minutes = ok_grouped["seconds"].sum(min_count=1).reindex(out.index) / 60.0
+    out["minutes"] = minutes.astype(float)
+    out["variants_per_minute"] = (out["ok"] / out["minutes"].where(out["minutes"] > 0)).astype(float)
+    return out[columns]

@@ -364,7 +364,8 @@ def test_report_when_every_trial_failed(tmp_path: Path) -> None:
     paths = build_report(results, tmp_path, title="Everything failed")
     assert not list(paths["figures_dir"].glob("*.png"))
     markdown = paths["report_md"].read_text()
-    assert markdown.count("Figure skipped") == 5  # scatter, three box plots, cost
+    # scatter, Pareto scatter, sign-test bars, k-threshold, DCR vs holdout, three box plots, cost
+    assert markdown.count("Figure skipped") == 9
     totals = pd.read_csv(paths["tables/status.csv"])
     assert totals.loc[0, "timeout"] == 8 and totals.loc[0, "ok"] == 0
     assert "2 timeout" in paths["tables/summary_privacy.md"].read_text()
