@@ -20,9 +20,10 @@ import numpy as np
 import pandas as pd
 
 from harness.errors import ConfigError, IncomputableMetricError
-from harness.metric import BaseMetric, Family, Goal, MetricResult
+from harness.metric import Family, Goal, MetricResult
 from harness.params import check_bool, check_choice, check_column_list
 from harness.spec import DatasetSpec
+from metrics.privacy.key_target import KeyTargetMetric
 
 NONMATCH: tuple[str, ...] = ("undefined", "zero")
 ATTACKED: tuple[str, ...] = ("train", "control")
@@ -234,7 +235,7 @@ def multi_target_scores(
     }
 
 
-class Tcap(BaseMetric):
+class Tcap(KeyTargetMetric):
     """Target Correct Attribution Probability (``spec/metrics.md`` P11). Lower is better.
 
     Outputs, per target t
@@ -301,44 +302,6 @@ class Tcap(BaseMetric):
         check_choice("nonmatch", self.nonmatch, NONMATCH)
         check_choice("attacked", self.attacked, ATTACKED)
         check_bool("multi_target", self.multi_target)
-
-    def key_columns(self, spec: DatasetSpec) -> list[str]:
-        """``keys``, else the active QI set (IncomputableMetricError when there is none)."""
-        if self.keys is not None:
-            self._check_known("keys", self.keys, spec)
-            return list(self.keys)
-        if not spec.qi:
-            raise IncomputableMetricError(
-                f"metric {self.name} needs key columns; dataset {spec.name!r} has no QI set and `keys` is null"
-            )
-        return list(spec.qi)
-
-    def target_columns(self, spec: DatasetSpec, keys: list[str]) -> list[str]:
-        """``targets``, else the sensitive columns (or the target) that are not keys."""
-        if self.targets is not None:
-            self._check_known("targets", self.targets, spec)
-            clash = [t for t in self.targets if t in keys]
-            if clash:
-                raise ConfigError(
-                    f"metric {self.name}: `targets` must not include key column(s) {', '.join(clash)}"
-                )
-            return list(dict.fromkeys(self.targets))
-        candidates = list(spec.sensitive) or ([spec.target] if spec.target is not None else [])
-        chosen = [t for t in candidates if t not in keys]
-        if not chosen:
-            raise IncomputableMetricError(
-                f"metric {self.name}: dataset {spec.name!r} declares no sensitive column or target "
-                "outside the keys; set `targets`"
-            )
-        return chosen
-
-    def _check_known(self, key: str, columns: list[str], spec: DatasetSpec) -> None:
-        unknown = [c for c in columns if c not in spec.table_columns]
-        if unknown:
-            raise ConfigError(
-                f"metric {self.name}: `{key}` names unknown column(s) {', '.join(unknown)} "
-                f"of dataset {spec.name!r}"
-            )
 
     def _compute(
         self,
