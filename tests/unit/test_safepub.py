@@ -5,7 +5,6 @@ hand-checked lattice, and the release on Adult."""
 from __future__ import annotations
 
 import math
-import time
 from typing import Any
 
 import numpy as np
@@ -58,13 +57,6 @@ def test_table_1_k_recomputed_exactly(eps_anon: float, beta: float | None, print
     # the offset is ARX's +1 on the paper's Eq. (5): d(k*) <= δ < d(k* - 1)
     assert safepub_k(eps_anon, rate, DELTA, offset=0) == k - 1
     assert safepub_delta(k - 1, eps_anon, rate) <= DELTA < safepub_delta(k - 2, eps_anon, rate)
-
-
-def test_table_1_recomputes_in_well_under_a_second() -> None:
-    start = time.perf_counter()
-    for eps_anon, beta, _ in table_cells():
-        safepub_k(eps_anon, beta_max(eps_anon) if beta is None else beta, DELTA)
-    assert time.perf_counter() - start < 0.5
 
 
 def test_first_column_is_the_exact_beta_max() -> None:
