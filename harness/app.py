@@ -35,7 +35,7 @@ ROOT_KEYS = frozenset(
     {
         "name", "qi_set", "split_seed", "fold", "gen_seed", "n_rows", "split", "data", "runtime",
         "dataset", "generator", "suite", "generator_overrides", "metric_overrides", "profile_name",
-        "description",
+        "description", "reproduction",
     }
 )  # fmt: skip
 

@@ -7,7 +7,10 @@
     privbench report RUN_DIR [RUN_DIR...] [-o OUT_DIR] [--settings FILE] [--privacy COL] [--utility COL]
                      [--control LABEL] [--baseline real|LABEL] [--blocks COL,...] [--rope PCT] [--alpha A]
                      [--colour-by PARAM] [--tradeoff-utility COL] [--rank-metrics COL,...]
-    privbench list {generators,metrics,datasets,experiments,suites,profiles}
+    privbench reproduce NAME [NAME...] | --all [--profile quick|paper] [--run-dir DIR] [hydra overrides...]
+    privbench reproduce --evaluate RUN_DIR            # re-evaluate the checks of a finished run
+    privbench reproduction-report [RUN_DIR...] [-o DIR]  # results/reproductions/REPRODUCTION.md
+    privbench list {generators,metrics,datasets,experiments,suites,profiles,reproductions}
     privbench validate
 
 Bad input prints one line (``privbench: error: ...``) and exits 2; ``--debug`` shows the
@@ -21,6 +24,7 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from harness.errors import ConfigError, PrivbenchError
 
@@ -31,6 +35,7 @@ LIST_GROUPS = {
     "experiments": "experiment",
     "suites": "suite",
     "profiles": "profile",
+    "reproductions": "experiment",
 }
 
 
@@ -68,12 +73,16 @@ def _dispatch(argv: list[str]) -> int:
     command, rest = argv[0], argv[1:]
     if command == "run":
         return _run(rest)
+    if command == "reproduce":
+        return _reproduce(rest)
     parser = _parser()
     args = parser.parse_args(argv)
     if command == "collect":
         return _collect(args)
     if command == "report":
         return _report(args)
+    if command == "reproduction-report":
+        return _reproduction_report(args)
     if command == "list":
         return _list(args)
     if command == "validate":
@@ -119,6 +128,14 @@ def _parser() -> argparse.ArgumentParser:
     )
     report.add_argument(
         "--rank-metrics", dest="rank_metrics", help="comma-separated columns of the ranks table"
+    )
+    sub.add_parser("reproduce", help="run paper reproductions and check them against the papers")
+    repro_report = sub.add_parser(
+        "reproduction-report", help="write REPRODUCTION.md from the newest reproduction runs"
+    )
+    repro_report.add_argument("run_dirs", nargs="*", type=Path)
+    repro_report.add_argument(
+        "-o", "--output", type=Path, default=Path("results/reproductions"), help="output directory"
     )
     lister = sub.add_parser("list", help="list registered configs")
     lister.add_argument("what", choices=sorted(LIST_GROUPS))
@@ -236,12 +253,93 @@ def _report(args: argparse.Namespace) -> int:
     return 0
 
 
+def _reproduce_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="privbench reproduce", description="run paper reproductions")
+    parser.add_argument("names", nargs="*", help="reproduction experiments (privbench list reproductions)")
+    parser.add_argument("--all", action="store_true", help="every reproduction experiment")
+    parser.add_argument("--profile", default="quick", help="reproduction profile (default quick)")
+    parser.add_argument("--run-dir", type=Path, default=None, help="run into (or resume) this directory")
+    parser.add_argument(
+        "--evaluate", type=Path, default=None, metavar="RUN_DIR", help="only re-evaluate checks"
+    )
+    return parser
+
+
+def _reproduce(rest: list[str]) -> int:
+    from harness.reproduction.document import read_run
+    from harness.reproduction.plan import load_plan, reproduction_names
+    from harness.reproduction.runner import evaluate, reproduce
+
+    rest = _config_dir_to_searchpath(rest)
+    overrides = [a for a in rest if "=" in a and not a.startswith("-")]
+    args = _reproduce_parser().parse_args([a for a in rest if a not in overrides])
+    from harness.preflight import search_dirs
+
+    extra_dirs = search_dirs(overrides)
+    if args.evaluate is not None:
+        done = read_run(args.evaluate) if (args.evaluate / "reproduction" / "checks.json").is_file() else None
+        meta = args.evaluate / "reproduction" / "reproduction.json"
+        if done is None and not meta.is_file():
+            raise ConfigError(f"{args.evaluate}: not a reproduction run (no reproduction/reproduction.json)")
+        import json
+
+        info = done.data if done is not None else json.loads(meta.read_text())
+        plan = load_plan(str(info["experiment"]), str(info["profile"]), extra_dirs=extra_dirs)
+        return _print_checks(plan.experiment, evaluate(plan, args.evaluate))
+    if args.all == bool(args.names):
+        raise ConfigError(
+            "name one or more reproduction experiments or pass --all; reproductions are: "
+            + ", ".join(reproduction_names(extra_dirs=extra_dirs))
+        )
+    selected = reproduction_names(extra_dirs=extra_dirs) if args.all else args.names
+    if args.run_dir is not None and len(selected) > 1:
+        raise ConfigError("--run-dir applies to one experiment; got " + ", ".join(selected))
+    plans = [load_plan(name, args.profile, extra_dirs=extra_dirs) for name in selected]
+    worst = 0
+    for plan in plans:
+        run_dir = reproduce(plan, base_dir=Path.cwd(), extra=overrides, run_dir=args.run_dir)
+        print(f"reproduction: {run_dir / 'reproduction' / 'checks.json'}")
+        worst = max(worst, _print_checks(plan.experiment, read_run(run_dir).checks))
+    return worst
+
+
+def _print_checks(experiment: str, checks: list[Any]) -> int:
+    broken = [c for c in checks if c.error]
+    counts: dict[str, int] = {}
+    for check in checks:
+        counts[check.verdict] = counts.get(check.verdict, 0) + 1
+        print(f"  {check.verdict:<22} {check.id}: ours {check.observed} | paper {check.paper}"[:200])
+    summary = ", ".join(f"{v} {k}" for k, v in counts.items()) or "no checks"
+    print(f"{experiment}: {summary}" + (f"; {len(broken)} check(s) could not be evaluated" if broken else ""))
+    return 1 if broken else 0
+
+
+def _reproduction_report(args: argparse.Namespace) -> int:
+    from harness.reproduction.document import build_document, newest_runs, read_run
+    from harness.reproduction.plan import reproduction_names
+    from harness.reproduction.runner import results_root
+
+    if args.run_dirs:
+        runs = [read_run(d) for d in args.run_dirs]
+    else:
+        runs = newest_runs(results_root(Path.cwd()), reproduction_names())
+    path = build_document(runs, args.output)
+    print(f"reproduction report: {path} ({len(runs)} run(s))")
+    return 0
+
+
 def _list(args: argparse.Namespace) -> int:
     from harness.describe import describe
 
     group = LIST_GROUPS[args.what]
+    shown = None
+    if args.what == "reproductions":
+        from harness.reproduction.plan import reproduction_names
+
+        shown = set(reproduction_names())
     for name, summary in describe(group):
-        print(f"{name:<28} {summary}")
+        if shown is None or name in shown:
+            print(f"{name:<28} {summary}")
     return 0
 
 

@@ -1,0 +1,1 @@
+"""Per-paper reproduction checks (``CHECKS``) and regenerated tables/figures (``artifacts``)."""

@@ -1,0 +1,278 @@
+"""``privbench reproduce``: run a paper reproduction and check it against the paper.
+
+1. Validate every job of every sweep (the same preflight as ``privbench run``): bad input
+   stops the command before the first trial.
+2. Run each sweep as a Hydra multirun into one run directory,
+   ``results/<experiment>/<timestamp>/<sweep>/<job>/rows.parquet`` (a child ``privbench run``
+   per sweep, so trials keep their isolation, caching and resume).
+3. Collect the rows, let the experiment's check module write the paper's tables and figures
+   into ``reproduction/`` and evaluate its checks into ``reproduction/checks.json``: one
+   entry per check with ``expected``, ``observed``, ``level``, ``pass`` and ``verdict``
+   (``spec/reproductions.md`` §0.1), plus the run's cost and machine.
+
+A check function that raises is recorded as a failed check with the error, so one bug
+cannot hide the other checks; tests assert that no check carries an error.
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import time
+import traceback
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from harness.collect import collect, result_files, write_table
+from harness.errors import ConfigError, DataError
+from harness.reproduction.checks import Check
+from harness.reproduction.plan import ReproductionPlan, Sweep
+from harness.reproduction.view import ReproductionRun
+from harness.schema import empty_results
+from harness.storage import atomic_write_json
+from harness.versions import versions
+
+CHECKS_FILE = "checks.json"
+META_FILE = "reproduction.json"
+
+
+def results_root(base_dir: Path) -> Path:
+    """``$PRIVBENCH_RESULTS_DIR`` or ``<base_dir>/results`` (as ``privbench run`` uses)."""
+    root = Path(os.environ.get("PRIVBENCH_RESULTS_DIR", "results"))
+    return root if root.is_absolute() else base_dir / root
+
+
+def new_run_dir(plan: ReproductionPlan, base_dir: Path) -> Path:
+    """``results/<experiment>/<timestamp>`` (a fresh directory)."""
+    stamp = datetime.now().strftime("%Y-%m-%d_%H-%M-%S")
+    run_dir = results_root(base_dir) / plan.experiment / stamp
+    suffix = 1
+    while run_dir.exists():
+        suffix += 1
+        run_dir = results_root(base_dir) / plan.experiment / f"{stamp}_{suffix}"
+    return run_dir
+
+
+def preflight_plan(plan: ReproductionPlan, extra: Sequence[str], base_dir: Path) -> dict[str, int]:
+    """Validate every job of every sweep; return the number of jobs per sweep."""
+    from harness.preflight import preflight
+
+    counts = {}
+    for sweep in plan.sweeps:
+        try:
+            counts[sweep.name] = preflight(
+                plan.sweep_overrides(sweep, extra), multirun=True, base_dir=base_dir
+            )
+        except ConfigError as exc:
+            raise ConfigError(f"{plan.experiment} sweep {sweep.name!r}: {exc}") from None
+    return counts
+
+
+def count_jobs(plan: ReproductionPlan, extra: Sequence[str] = ()) -> dict[str, int]:
+    """Number of jobs per sweep from the override expansion alone (no data is loaded)."""
+    from harness.preflight import expand_jobs, hydra_context
+
+    with hydra_context():
+        return {s.name: len(expand_jobs(plan.sweep_overrides(s, extra), multirun=True)) for s in plan.sweeps}
+
+
+def run_sweep(
+    plan: ReproductionPlan, sweep: Sweep, run_dir: Path, extra: Sequence[str], base_dir: Path
+) -> None:
+    """Run one sweep as ``privbench run -m`` in a child process (already validated)."""
+    overrides = [
+        *plan.sweep_overrides(sweep, extra),
+        f"hydra.sweep.dir={run_dir}",
+        f"hydra.sweep.subdir={sweep.name}/${{hydra.job.num}}",
+    ]
+    command = [sys.executable, "-m", "harness.cli", "run", "--no-preflight", "-m", *overrides]
+    print(f"privbench: sweep {sweep.name}: {' '.join(overrides[:-2])}", file=sys.stderr, flush=True)
+    env = {**os.environ}
+    package_root = str(Path(__file__).resolve().parents[2])
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (package_root, env.get("PYTHONPATH", "")) if p)
+    proc = subprocess.run(command, cwd=base_dir, env=env)
+    if proc.returncode != 0:
+        raise DataError(f"{plan.experiment} sweep {sweep.name!r} failed with exit code {proc.returncode}")
+
+
+def reproduce(
+    plan: ReproductionPlan,
+    *,
+    base_dir: Path,
+    extra: Sequence[str] = (),
+    run_dir: Path | None = None,
+) -> Path:
+    """Validate, run every sweep, then evaluate the checks; return the run directory."""
+    counts = preflight_plan(plan, extra, base_dir)
+    print(
+        f"privbench: {plan.experiment} ({plan.profile}): {sum(counts.values())} trial(s) validated "
+        f"in {len(counts)} sweep(s)",
+        file=sys.stderr,
+    )
+    run_dir = Path(run_dir) if run_dir is not None else new_run_dir(plan, base_dir)
+    run_dir.mkdir(parents=True, exist_ok=True)
+    started = datetime.now(UTC)
+    start = time.perf_counter()
+    for sweep in plan.sweeps:
+        os.environ["PRIVBENCH_N_JOBS"] = str(counts[sweep.name])
+        run_sweep(plan, sweep, run_dir, extra, base_dir)
+    meta = {
+        "experiment": plan.experiment,
+        "id": plan.id,
+        "profile": plan.profile,
+        "overrides": list(plan.overrides) + list(extra),
+        "sweeps": {s.name: list(s.overrides) for s in plan.sweeps},
+        "jobs": counts,
+        "started": started.isoformat(timespec="seconds"),
+        "wall_seconds": time.perf_counter() - start,
+        "machine": machine(),
+        "versions": versions(),
+    }
+    atomic_write_json(run_dir / "reproduction" / META_FILE, meta)
+    evaluate(plan, run_dir)
+    return run_dir
+
+
+def load_results(run_dir: Path) -> pd.DataFrame:
+    """The collected rows of ``run_dir`` (an empty table when it has none)."""
+    return collect([run_dir]) if result_files(run_dir) else empty_results()
+
+
+def evaluate(plan: ReproductionPlan, run_dir: Path) -> list[Check]:
+    """Write the paper's tables and figures and ``checks.json`` for ``run_dir``; return the checks."""
+    module = plan.load_checks()
+    results = load_results(run_dir)
+    run = ReproductionRun(plan, Path(run_dir), results)
+    run.out_dir.mkdir(parents=True, exist_ok=True)
+    if len(results):
+        write_table(results, run.out_dir / "results.parquet")
+    artifacts_error = ""
+    if hasattr(module, "artifacts"):
+        try:
+            module.artifacts(run)
+        except Exception:
+            artifacts_error = traceback.format_exc(limit=-3).strip()
+            print(f"privbench: {plan.experiment}: artifacts failed:\n{artifacts_error}", file=sys.stderr)
+    checks: list[Check] = []
+    for function in module.CHECKS:
+        try:
+            produced = function(run)
+        except Exception as exc:
+            name = getattr(function, "__name__", "check").replace("check_", "")
+            produced = Check(
+                name.replace("_", "-"), (function.__doc__ or name).strip().splitlines()[0], "", "", "trend",
+                False, "could not be evaluated", error=f"{type(exc).__name__}: {exc}",
+            )  # fmt: skip
+        checks.extend([produced] if isinstance(produced, Check) else list(produced))
+    ids = [c.id for c in checks]
+    duplicated = sorted({i for i in ids if ids.count(i) > 1})
+    if duplicated:
+        raise ConfigError(f"{plan.checks_module}: duplicate check id(s) {', '.join(duplicated)}")
+    meta_path = run.out_dir / META_FILE
+    meta = _read_json(meta_path) if meta_path.is_file() else {}
+    atomic_write_json(
+        run.out_dir / CHECKS_FILE,
+        {
+            "experiment": plan.experiment,
+            "id": plan.id,
+            "paper": plan.paper,
+            "title": plan.title,
+            "section": plan.section,
+            "profile": plan.profile,
+            "profile_description": plan.description,
+            "run_dir": str(run_dir),
+            "evaluated": datetime.now(UTC).isoformat(timespec="seconds"),
+            "cost": cost_summary(results, meta),
+            "artifacts": sorted(_relative_outputs(run.out_dir)),
+            "artifacts_error": artifacts_error,
+            "checks": [c.to_dict() for c in checks],
+        },
+    )
+    return checks
+
+
+def cost_summary(results: pd.DataFrame, meta: dict[str, Any]) -> dict[str, Any]:
+    """Trials, row statuses, summed fit/sample/metric seconds and the wall clock of a run."""
+    if len(results):
+        per_trial = results.groupby("trial_key", dropna=False).agg(
+            fit=("fit_s", "first"), sample=("sample_s", "first"), metric=("metric_s", "sum")
+        )
+        seconds = per_trial.sum(numeric_only=True, min_count=1).fillna(0.0)
+        trials, fit, sample, metric = len(per_trial), seconds["fit"], seconds["sample"], seconds["metric"]
+        statuses = {str(k): int(v) for k, v in results["status"].value_counts().items()}
+    else:
+        trials, fit, sample, metric, statuses = 0, 0.0, 0.0, 0.0, {}
+    return {
+        "trials": int(trials),
+        "statuses": statuses,
+        "fit_seconds": float(fit),
+        "sample_seconds": float(sample),
+        "metric_seconds": float(metric),
+        "wall_seconds": meta.get("wall_seconds"),
+        "machine": meta.get("machine") or machine(),
+    }
+
+
+def machine() -> dict[str, Any]:
+    """CPU model, logical cores, memory and GPU of this machine (costs compare only within one)."""
+    import psutil
+
+    cpu = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    gpu = "none"
+    smi = shutil.which("nvidia-smi")
+    if smi:
+        probe = subprocess.run(
+            [smi, "--query-gpu=name", "--format=csv,noheader"], capture_output=True, text=True
+        )
+        gpu = (
+            probe.stdout.strip().splitlines()[0] if probe.returncode == 0 and probe.stdout.strip() else "none"
+        )
+    return {
+        "cpu": cpu,
+        "cores": os.cpu_count(),
+        "memory_gb": round(psutil.virtual_memory().total / 2**30, 1),
+        "gpu": gpu,
+        "os": platform.platform(terse=True),
+    }
+
+
+def _relative_outputs(out_dir: Path) -> list[str]:
+    return [
+        str(p.relative_to(out_dir))
+        for p in out_dir.rglob("*")
+        if p.is_file() and p.suffix in (".md", ".csv", ".png", ".pdf") and p.parent != out_dir
+    ]
+
+
+def _read_json(path: Path) -> dict[str, Any]:
+    import json
+
+    data = json.loads(path.read_text())
+    return data if isinstance(data, dict) else {}
+
+
+__all__ = [
+    "CHECKS_FILE",
+    "META_FILE",
+    "count_jobs",
+    "evaluate",
+    "load_results",
+    "machine",
+    "preflight_plan",
+    "reproduce",
+    "results_root",
+]

@@ -1,0 +1,242 @@
+"""The reproduction framework: check builders and verdicts, the experiment block, the document."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from harness.errors import ConfigError, DataError
+from harness.reproduction import (
+    exact,
+    load_plan,
+    not_reproducible,
+    ordered,
+    reproduction_names,
+    trend,
+    within,
+)
+from harness.reproduction.checks import Check
+from harness.reproduction.document import build_document, newest_runs, read_run
+from harness.reproduction.plan import ReproductionPlan, Sweep
+from harness.reproduction.view import ReproductionRun
+from harness.schema import to_results_frame
+from harness.storage import atomic_write_json
+
+
+def test_exact_passes_within_printed_precision_and_reports_the_gap() -> None:
+    ok = exact("a", "claim", "3.46", 3.4601, 3.46, tol=0.005)
+    assert ok.passed and ok.verdict == "exact"
+    off = exact("b", "claim", "3.46", 3.50, 3.46, tol=0.005)
+    assert not off.passed and off.verdict == "differs" and "off by +0.04" in off.reason
+    missing = exact("c", "claim", "3.46", float("nan"), 3.46)
+    assert not missing.passed and "no value" in missing.reason
+
+
+def test_within_and_trend_levels_give_the_trend_verdict() -> None:
+    assert within("a", "c", "p", 0.5, 0.4, 0.6).verdict == "same ordering or trend"
+    outside = within("b", "c", "p", 0.7, 0.4, 0.6)
+    assert outside.verdict == "differs" and "outside" in outside.reason
+    assert within("c", "c", "p", 5, 5, None).passed  # one-sided band, bound included
+    assert trend("d", "c", "p", "obs", True).verdict == "same ordering or trend"
+
+
+def test_ordered_names_the_broken_pair() -> None:
+    good = ordered(
+        "o",
+        "SMOTE < SMOTE-DP < DP",
+        "p",
+        {"SMOTE": 0.1, "SMOTE-DP": 0.5, "DP": 0.6},
+        ["SMOTE", "SMOTE-DP", "DP"],
+    )
+    assert good.passed and good.observed == "SMOTE 0.100 < SMOTE-DP 0.500 < DP 0.600"
+    bad = ordered("o", "c", "p", {"a": 1.0, "b": 0.5, "c": 2.0}, ["a", "b", "c"])
+    assert not bad.passed and "a vs b" in bad.reason
+    ties = {"a": 1.0, "b": 1.0}
+    assert not ordered("o", "c", "p", ties, ["a", "b"]).passed
+    assert ordered("o", "c", "p", ties, ["a", "b"], strict=False).passed
+    assert "no value for b" in ordered("o", "c", "p", {"a": 1.0}, ["a", "b"]).reason
+
+
+def test_not_reproducible_always_differs_and_roundtrips() -> None:
+    check = not_reproducible("n", "Holm p-values", "3.1e-02", "6 datasets: minimum adjusted p is 0.125")
+    assert check.verdict == "differs"
+    data = check.to_dict()
+    assert data["pass"] is False and data["verdict"] == "differs"
+    assert Check.from_dict(json.loads(json.dumps(data))) == check
+
+
+def test_check_rejects_unknown_level_and_bad_id() -> None:
+    with pytest.raises(ValueError, match="level must be one of"):
+        Check("x", "c", "p", "o", "roughly", True)
+    with pytest.raises(ValueError, match="id must be"):
+        Check("two words", "c", "p", "o", "exact", True)
+
+
+def test_to_dict_makes_numpy_and_nan_json_safe() -> None:
+    import numpy as np
+
+    check = exact("a", "c", "p", np.float64(math.nan), 1.0)
+    data = check.to_dict()
+    assert data["value"] is None
+    json.dumps(data, allow_nan=False)
+
+
+# ---------------------------------------------------------------------- plan
+def _write_experiment(root: Path, name: str, block: str) -> Path:
+    folder = root / "experiment"
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{name}.yaml"
+    path.write_text("# @package _global_\nname: " + name + "\n" + block)
+    return root
+
+
+def test_every_bundled_reproduction_has_a_valid_quick_and_paper_profile() -> None:
+    names = reproduction_names()
+    assert "data_anonymizer_2023" in names
+    for name in names:
+        for profile in ("quick", "paper"):
+            plan = load_plan(name, profile)
+            plan.load_checks()
+            assert plan.id.startswith("R-") and plan.paper and plan.title
+
+
+def test_plan_profile_sweeps_replace_the_default_ones(tmp_path: Path) -> None:
+    root = _write_experiment(
+        tmp_path, "mine",
+        "reproduction:\n  id: R-X\n  paper: p.txt\n  title: t\n  checks: experiments.reproductions.data_anonymizer_2023\n"
+        "  sweeps: {main: []}\n  profiles:\n    quick: {overrides: [data.max_rows=500]}\n"
+        "    paper: {sweeps: {a: ['generator=identity'], b: ['generator=uniform', 'gen_seed=0,1']}}\n",
+    )  # fmt: skip
+    quick = load_plan("mine", "quick", extra_dirs=(root,))
+    assert quick.sweeps == (Sweep("main", ()),)
+    assert quick.sweep_overrides(quick.sweeps[0], ["x=1"]) == [
+        "experiment=mine", "profile=quick", "data.max_rows=500", "x=1",
+    ]  # fmt: skip
+    paper = load_plan("mine", "paper", extra_dirs=(root,))
+    assert [s.name for s in paper.sweeps] == ["a", "b"]
+    assert paper.sweeps[1].overrides == ("generator=uniform", "gen_seed=0,1")
+
+
+@pytest.mark.parametrize(
+    ("block", "message"),
+    [
+        ("", "has no reproduction block"),
+        ("reproduction:\n  id: R-X\n  paper: p\n  title: t\n  checks: m\n  profiles: {quick: {}}\n  extra: 1\n",
+         "unknown key(s) extra"),
+        ("reproduction:\n  id: R-X\n  paper: p\n  title: t\n  profiles: {quick: {}}\n", "reproduction.checks must be"),
+        ("reproduction:\n  id: R-X\n  paper: p\n  title: t\n  checks: m\n  profiles: {paper: {}}\n",
+         "unknown reproduction profile 'quick'; expected one of: paper"),
+        ("reproduction:\n  id: R-X\n  paper: p\n  title: t\n  checks: m\n  profiles: {quick: {overrides: [nokey]}}\n",
+         "'nokey' is not a Hydra override"),
+        ("reproduction:\n  id: R-X\n  paper: p\n  title: t\n  checks: m\n  profiles: {quick: {sweeps: [a]}}\n",
+         "must map sweep names"),
+        ("reproduction:\n  id: R-X\n  paper: p\n  title: t\n  checks: m\n  profiles: {quick: {speed: 1}}\n",
+         "unknown key(s) speed"),
+    ],
+)  # fmt: skip
+def test_bad_reproduction_blocks_fail_with_one_line(tmp_path: Path, block: str, message: str) -> None:
+    root = _write_experiment(tmp_path, "bad", block)
+    with pytest.raises(ConfigError) as info:
+        load_plan("bad", "quick", extra_dirs=(root,))
+    assert message in str(info.value) and "\n" not in str(info.value)
+
+
+def test_missing_checks_module_is_a_config_error(tmp_path: Path) -> None:
+    root = _write_experiment(
+        tmp_path, "nomod",
+        "reproduction:\n  id: R-X\n  paper: p\n  title: t\n  checks: experiments.reproductions.absent\n  profiles: {quick: {}}\n",
+    )  # fmt: skip
+    plan = load_plan("nomod", "quick", extra_dirs=(root,))
+    with pytest.raises(ConfigError, match="cannot be imported"):
+        plan.load_checks()
+
+
+# ---------------------------------------------------------------------- view
+def _plan(profile: str = "quick") -> ReproductionPlan:
+    return ReproductionPlan("exp", "R-X", "p.txt", "Title", "Table 1", "m", profile, "", (), ())
+
+
+def _rows() -> pd.DataFrame:
+    base = {"run_id": "r", "experiment": "exp", "status": "ok", "family": "privacy", "variant": ""}
+    return to_results_frame(
+        [
+            {**base, "generator": "g", "generator_params": '{"epsilon":0.1}', "metric": "m", "value": 1.0, "trial_key": "a"},
+            {**base, "generator": "g", "generator_params": '{"epsilon":1.0}', "metric": "m", "value": 3.0, "trial_key": "b"},
+            {**base, "generator": "g", "generator_params": '{"epsilon":1.0}', "metric": "m", "value": 5.0, "trial_key": "c"},
+            {**base, "generator": "h", "generator_params": "{}", "metric": "m", "value": 7.0, "trial_key": "d",
+             "status": "error"},
+        ]
+    )  # fmt: skip
+
+
+def test_view_selects_by_generator_params_and_status(tmp_path: Path) -> None:
+    run = ReproductionRun(_plan(), tmp_path, _rows())
+    assert run.mean("m", generator="g", params={"epsilon": 1}) == 4.0
+    assert run.values("m", generator="g", params={"epsilon": 0.1}).tolist() == [1.0]
+    assert math.isnan(run.mean("m", generator="h"))  # its row is not ok
+    assert len(run.rows("m", generator="h", status=None)) == 1
+    assert run.rows("m", generator=["g"])["param.epsilon"].tolist() == [0.1, 1.0, 1.0]
+    assert math.isnan(run.mean("m", generator="g", params={"absent": 1}))
+
+
+def test_view_writes_markdown_and_csv_tables(tmp_path: Path) -> None:
+    run = ReproductionRun(_plan(), tmp_path, _rows())
+    path = run.write_table("t1", pd.DataFrame({"name": ["a"], "x": [0.12345]}), caption="Table 1", digits=2)
+    assert path == "tables/t1.md"
+    text = (tmp_path / "reproduction" / "tables" / "t1.md").read_text()
+    assert text.startswith("Table 1") and "| a | 0.12 |" in text
+    assert (tmp_path / "reproduction" / "tables" / "t1.csv").read_text().splitlines()[1] == "a,0.12345"
+
+
+# ---------------------------------------------------------------------- document
+def _fake_run(root: Path, experiment: str, stamp: str, profile: str, checks: list[Check]) -> Path:
+    run_dir = root / experiment / stamp
+    (run_dir / "reproduction" / "tables").mkdir(parents=True)
+    (run_dir / "reproduction" / "tables" / "t.md").write_text("| a |\n")
+    atomic_write_json(
+        run_dir / "reproduction" / "checks.json",
+        {
+            "experiment": experiment, "id": "R-BLOG", "paper": "003.txt", "title": "Title", "section": "Fig. 5",
+            "profile": profile, "profile_description": "small", "artifacts": ["tables/t.md"],
+            "cost": {"trials": 2, "statuses": {"ok": 10}, "wall_seconds": 30.0, "machine": {"cpu": "X", "cores": 2}},
+            "checks": [c.to_dict() for c in checks],
+        },
+    )  # fmt: skip
+    return run_dir
+
+
+def test_document_lists_checks_verdicts_and_copies_outputs(tmp_path: Path) -> None:
+    checks = [
+        exact("k", "k formula", "45", 45, 45),
+        within("w", "share", "0.5", 0.9, 0.4, 0.6, reason="quick data"),
+        not_reproducible("n", "runtime", "331 s", "M2 laptop"),
+    ]
+    _fake_run(tmp_path / "results", "data_anonymizer_2023", "2026-01-01_00-00-00", "quick", checks[:1])
+    newer = _fake_run(tmp_path / "results", "data_anonymizer_2023", "2026-01-02_00-00-00", "quick", checks)
+    runs = newest_runs(tmp_path / "results", ["data_anonymizer_2023"])
+    assert [r.run_dir for r in runs] == [newer]
+    path = build_document(runs, tmp_path / "out")
+    text = path.read_text()
+    assert "| R-BLOG | [`data_anonymizer_2023`]" in text and "| quick | 3 | 1 | 0 | 2 |" in text
+    assert "| k formula | 45 | 45 | exact | exact |" in text
+    assert "| share | 0.5 | 0.900 | tolerance | **differs** | quick data; outside [0.400, 0.600] |" in text
+    assert "quick-profile numbers, not the published protocol" in text
+    assert "Paper profile: 4 trials; not run here." in text  # the bundled experiment's paper sweep
+    assert (tmp_path / "out" / "data_anonymizer_2023" / "quick" / "tables" / "t.md").is_file()
+    copied = json.loads((tmp_path / "out" / "data_anonymizer_2023" / "quick" / "checks.json").read_text())
+    assert len(copied["checks"]) == 3
+
+
+def test_document_without_runs_and_unreadable_checks_fail_clearly(tmp_path: Path) -> None:
+    with pytest.raises(DataError, match="no reproduction runs found"):
+        build_document([], tmp_path)
+    with pytest.raises(DataError, match="no reproduction/checks.json"):
+        read_run(tmp_path)
+    (tmp_path / "reproduction").mkdir()
+    (tmp_path / "reproduction" / "checks.json").write_text("{not json")
+    with pytest.raises(DataError, match="not valid JSON"):
+        read_run(tmp_path)
