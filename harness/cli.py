@@ -9,6 +9,7 @@
                      [--colour-by PARAM] [--tradeoff-utility COL] [--rank-metrics COL,...]
     privbench reproduce NAME [NAME...] | --all [--profile quick|paper] [--run-dir DIR] [hydra overrides...]
     privbench reproduce --evaluate RUN_DIR            # re-evaluate the checks of a finished run
+    privbench reproduce NAME --profile paper --dry-run  # validate every trial, print the counts
     privbench reproduction-report [RUN_DIR...] [-o DIR]  # results/reproductions/REPRODUCTION.md
     privbench list {generators,metrics,datasets,experiments,suites,profiles,reproductions}
     privbench validate
@@ -262,6 +263,7 @@ def _reproduce_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--evaluate", type=Path, default=None, metavar="RUN_DIR", help="only re-evaluate checks"
     )
+    parser.add_argument("--dry-run", action="store_true", help="validate every trial and print the counts")
     return parser
 
 
@@ -295,6 +297,14 @@ def _reproduce(rest: list[str]) -> int:
     if args.run_dir is not None and len(selected) > 1:
         raise ConfigError("--run-dir applies to one experiment; got " + ", ".join(selected))
     plans = [load_plan(name, args.profile, extra_dirs=extra_dirs) for name in selected]
+    if args.dry_run:
+        from harness.reproduction.runner import preflight_plan
+
+        for plan in plans:
+            counts = preflight_plan(plan, overrides, Path.cwd())
+            shown = ", ".join(f"{k} {v}" for k, v in counts.items()) or "no sweeps"
+            print(f"{plan.experiment} ({plan.profile}): {sum(counts.values())} trial(s): {shown}")
+        return 0
     worst = 0
     for plan in plans:
         run_dir = reproduce(plan, base_dir=Path.cwd(), extra=overrides, run_dir=args.run_dir)
