@@ -12,7 +12,7 @@ import math
 import os
 import sys
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -41,7 +41,12 @@ ROOT_KEYS = frozenset(
 
 
 def trial_config(
-    cfg: Mapping[str, Any], choices: Mapping[str, Any], *, run_id: str, base_dir: Path
+    cfg: Mapping[str, Any],
+    choices: Mapping[str, Any],
+    *,
+    run_id: str,
+    base_dir: Path,
+    overrides: Sequence[str] = (),
 ) -> TrialConfig:
     """Build a :class:`TrialConfig` from a composed config and Hydra's group choices.
 
@@ -55,6 +60,11 @@ def trial_config(
         Name of the run directory.
     base_dir : Path
         The directory the command was started in (user data paths resolve against it).
+    overrides : sequence of str
+        The job's command-line overrides. A generator or metric parameter set there
+        (``generator.epochs=300``, ``suite.metrics.m.x=1``) wins over a profile's
+        ``generator_overrides`` / ``metric_overrides`` entry for the same parameter: an explicit
+        sweep value is never silently replaced by a profile's shrinking.
     """
     plain = _plain(cfg)
     unknown = sorted(set(plain) - ROOT_KEYS - {"hydra"})
@@ -63,12 +73,20 @@ def trial_config(
             f"unknown config key(s) {', '.join(unknown)}; expected some of: {', '.join(sorted(ROOT_KEYS))}"
         )
     generator_name = str(choices.get("generator"))
+    explicit = explicit_parameters(overrides)
     generator_cfg = dict(plain["generator"])
-    generator_cfg.update((plain.get("generator_overrides") or {}).get(generator_name) or {})
+    profile_generator = (plain.get("generator_overrides") or {}).get(generator_name) or {}
+    generator_cfg.update(
+        {k: v for k, v in profile_generator.items() if k not in explicit.get("generator", ())}
+    )
     metric_overrides = plain.get("metric_overrides") or {}
     metrics = {}
     for name, mcfg in ((plain.get("suite") or {}).get("metrics") or {}).items():
-        metrics[name] = {**dict(mcfg), **(metric_overrides.get(name) or {})}
+        mine = explicit.get(f"suite.metrics.{name}", ())
+        metrics[name] = {
+            **dict(mcfg),
+            **{k: v for k, v in (metric_overrides.get(name) or {}).items() if k not in mine},
+        }
     if not metrics:
         raise ConfigError(
             f"suite {choices.get('suite')!r} has no metrics; expected suite.metrics.<name> entries"
@@ -108,6 +126,23 @@ def trial_config(
     )
 
 
+def explicit_parameters(overrides: Sequence[str]) -> dict[str, set[str]]:
+    """Parameters set by command-line overrides: ``{"generator": {"epochs"}, "suite.metrics.m": {"x"}}``.
+
+    Only the first level below the generator or a suite metric counts (``generator.g2_params.k=1``
+    marks ``g2_params``).
+    """
+    out: dict[str, set[str]] = {}
+    for override in overrides:
+        key = override.split("=", 1)[0].lstrip("+~")
+        parts = key.split(".")
+        if parts[0] == "generator" and len(parts) >= 2:
+            out.setdefault("generator", set()).add(parts[1])
+        elif parts[:2] == ["suite", "metrics"] and len(parts) >= 4:
+            out.setdefault(".".join(parts[:3]), set()).add(parts[3])
+    return out
+
+
 def run_job(cfg: DictConfig) -> str:
     """Run the trial of the current Hydra job and write ``rows.parquet`` into its output dir.
 
@@ -126,7 +161,13 @@ def run_job(cfg: DictConfig) -> str:
     choices = plain_dict(hc.runtime.choices)
     try:
         prepared = prepare_trial(
-            trial_config(cfg, choices, run_id=run_dir.name, base_dir=Path(hc.runtime.cwd))
+            trial_config(
+                cfg,
+                choices,
+                run_id=run_dir.name,
+                base_dir=Path(hc.runtime.cwd),
+                overrides=list(hc.overrides.task),
+            )
         )
         if rows_path.exists():
             if read_parquet(rows_path)["trial_key"].iloc[0] == prepared.trial_key:

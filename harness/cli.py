@@ -44,6 +44,10 @@ def _setup_environment() -> None:
     """Process-wide defaults set before heavy imports: numba's on-disk cache, thread counts."""
     cache_root = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "privbench"
     os.environ.setdefault("NUMBA_CACHE_DIR", str(cache_root / "numba"))
+    # limit_threads() starts numba's threading layer in the sweep process; numba's default on
+    # Linux is GNU OpenMP, which kills every later forked trial that runs a numba parallel
+    # region (UMAP-SMOTENC: "fork() called from a process already using GNU OpenMP").
+    os.environ.setdefault("NUMBA_THREADING_LAYER", "forksafe")
     os.environ.setdefault("HYDRA_FULL_ERROR", "1" if os.environ.get("PRIVBENCH_DEBUG") else "0")
 
 
@@ -150,6 +154,11 @@ def _run(rest: list[str]) -> int:
         rest.remove("--no-preflight")
     rest = _config_dir_to_searchpath(rest)
     multirun = "-m" in rest or "--multirun" in rest
+    if multirun:
+        from harness.preflight import sweep_safe_overrides
+
+        plain = sweep_safe_overrides([a for a in rest if not a.startswith("-")])
+        rest = [a for a in rest if a.startswith("-")] + plain
     overrides = [a for a in rest if not a.startswith("-")]
     flags = [a for a in rest if a.startswith("-")]
     hydra_only = {

@@ -119,6 +119,34 @@ def job_dict(cfg: Any) -> dict[str, Any]:
     return plain_dict(cfg)
 
 
+NESTED_GROUPS = ("generator", "dataset", "suite")
+
+
+def sweep_safe_overrides(overrides: Sequence[str]) -> list[str]:
+    """Rewrite ``generator.knn=3`` as ``generator.knn=choice(3)`` for a multirun.
+
+    Hydra composes a multirun's base config from the non-sweep overrides with every group at
+    its default, so ``-m generator=smote,borderline_smote generator.knn=3`` fails on the default
+    generator (which has no ``knn``) before any job starts. A one-value sweep is applied per job,
+    after the job's group choice, and gives the same job configs.
+    """
+    parser = OverridesParser.create()
+    try:
+        parsed = parser.parse_overrides(list(overrides))
+    except HydraException:
+        return list(overrides)  # preflight reports the parse error
+    out = []
+    for text, override in zip(overrides, parsed):
+        key = override.get_key_element().lstrip("+~")
+        nested = "." in key and key.split(".", 1)[0] in NESTED_GROUPS
+        if nested and not override.is_sweep_override() and not override.is_delete() and "=" in text:
+            head, raw = text.split("=", 1)
+            out.append(f"{head}=choice({raw})")
+        else:
+            out.append(text)
+    return out
+
+
 def expand_jobs(overrides: Sequence[str], *, multirun: bool) -> list[list[str]]:
     """The override lists of every job the command would launch (basic-sweeper order)."""
     if not multirun:
@@ -154,7 +182,9 @@ def preflight(overrides: Sequence[str], *, multirun: bool, base_dir: Path) -> in
             choices = plain_dict(cfg.hydra.runtime.choices)
             plain = job_dict(cfg)
             try:
-                prepare_trial(trial_config(plain, choices, run_id="preflight", base_dir=base_dir))
+                prepare_trial(
+                    trial_config(plain, choices, run_id="preflight", base_dir=base_dir, overrides=job)
+                )
             except PrivbenchError as exc:
                 where = " ".join(job) if len(jobs) > 1 and job else ""
                 raise type(exc)(f"{exc}{f' (job: {where})' if where else ''}") from None
@@ -184,4 +214,5 @@ __all__ = [
     "hydra_context",
     "job_dict",
     "preflight",
+    "sweep_safe_overrides",
 ]

@@ -46,7 +46,7 @@ def _check_composed(group: str) -> Callable[[str], None]:
                 cfg = compose_job(job)
                 choices = plain_dict(cfg.hydra.runtime.choices)
                 plain = job_dict(cfg)
-                trial = trial_config(plain, choices, run_id="validate", base_dir=Path.cwd())
+                trial = trial_config(plain, choices, run_id="validate", base_dir=Path.cwd(), overrides=job)
                 build_generator(trial.generator, trial.generator_cfg)
                 for metric_name, metric_cfg in trial.metrics.items():
                     build_metric(metric_name, metric_cfg)

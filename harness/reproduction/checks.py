@@ -138,10 +138,15 @@ def exact(
     tol: float = 0.0,
     digits: int = 3,
     reason: str = "",
+    if_failed: str = "",
     evidence: Sequence[str] = (),
 ) -> Check:
-    """An ``exact`` check: ``|observed - expected| <= tol`` (the printed precision)."""
+    """An ``exact`` check: ``|observed - expected| <= tol`` (the printed precision).
+
+    ``reason`` is always shown; ``if_failed`` (why it differs) only when the check fails.
+    """
     passed = _finite(observed) and abs(float(observed) - float(expected)) <= tol + 1e-12  # type: ignore[arg-type]
+    reason = _join(reason, "" if passed else if_failed)
     return Check(
         id, claim, paper, fmt(observed, digits), "exact", passed, _why(passed, reason, observed, expected, tol),
         {"value": expected, "tol": tol}, observed, tuple(evidence),
@@ -159,6 +164,7 @@ def within(
     level: str = "tolerance",
     digits: int = 3,
     reason: str = "",
+    if_failed: str = "",
     evidence: Sequence[str] = (),
 ) -> Check:
     """``low <= observed <= high`` (either bound may be None) at ``level`` (default ``tolerance``)."""
@@ -167,6 +173,7 @@ def within(
         and (low is None or float(observed) >= low - 1e-12)  # type: ignore[arg-type]
         and (high is None or float(observed) <= high + 1e-12)  # type: ignore[arg-type]
     )
+    reason = _join(reason, "" if passed else if_failed)
     band = f"[{fmt(low, digits)}, {fmt(high, digits)}]"
     why = reason if passed or not _finite(observed) else f"{reason + '; ' if reason else ''}outside {band}"
     if not _finite(observed):
@@ -188,6 +195,7 @@ def ordered(
     level: str = "trend",
     digits: int = 3,
     reason: str = "",
+    if_failed: str = "",
     evidence: Sequence[str] = (),
 ) -> Check:
     """The labelled ``values`` increase along ``order`` (``a < b < c``; ``<=`` when not strict)."""
@@ -203,6 +211,7 @@ def ordered(
     numbers = [float(v) for _, v in shown]  # type: ignore[arg-type]
     pairs = list(zip(numbers, numbers[1:]))
     passed = all(a < b for a, b in pairs) if strict else all(a <= b for a, b in pairs)
+    reason = _join(reason, "" if passed else if_failed)
     why = reason
     if not passed:
         broken = [
@@ -228,9 +237,11 @@ def trend(
     expected: Any = None,
     level: str = "trend",
     reason: str = "",
+    if_failed: str = "",
     evidence: Sequence[str] = (),
 ) -> Check:
     """A check whose outcome the caller decided (a direction, a sign, a set relation)."""
+    reason = _join(reason, "" if passed else if_failed)
     return Check(id, claim, paper, observed, level, bool(passed), reason, expected, value, tuple(evidence))
 
 
@@ -242,6 +253,10 @@ def not_reproducible(id: str, claim: str, paper: str, reason: str, *, observed: 
 def unavailable(id: str, claim: str, paper: str, level: str, reason: str) -> Check:
     """A check that could not be computed from this run (e.g. its generator failed)."""
     return Check(id, claim, paper, "", level, False, reason)
+
+
+def _join(*parts: str) -> str:
+    return "; ".join(p for p in parts if p)
 
 
 def _finite(value: Any) -> bool:

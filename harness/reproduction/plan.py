@@ -175,9 +175,9 @@ def _string_list(raw: Any, where: str) -> tuple[str, ...]:
     if not isinstance(raw, (list, tuple)) or not all(isinstance(v, (str, int, float)) for v in raw):
         raise ConfigError(f"{where} must be a list of Hydra overrides (key=value strings); got {raw!r}")
     items = tuple(str(v) for v in raw)
-    bad = [v for v in items if "=" not in v]
+    bad = [v for v in items if "=" not in v and not v.startswith("~")]
     if bad:
-        raise ConfigError(f"{where}: {bad[0]!r} is not a Hydra override (expected key=value)")
+        raise ConfigError(f"{where}: {bad[0]!r} is not a Hydra override (expected key=value or ~key)")
     return items
 
 

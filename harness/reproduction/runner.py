@@ -201,9 +201,12 @@ def evaluate(plan: ReproductionPlan, run_dir: Path) -> list[Check]:
 def cost_summary(results: pd.DataFrame, meta: dict[str, Any]) -> dict[str, Any]:
     """Trials, row statuses, summed fit/sample/metric seconds and the wall clock of a run."""
     if len(results):
+        # metric_s is the metric's whole time, repeated on each of its output rows
+        per_metric = results.groupby(["trial_key", "metric"], dropna=False)["metric_s"].first()
         per_trial = results.groupby("trial_key", dropna=False).agg(
-            fit=("fit_s", "first"), sample=("sample_s", "first"), metric=("metric_s", "sum")
+            fit=("fit_s", "first"), sample=("sample_s", "first")
         )
+        per_trial["metric"] = per_metric.groupby(level="trial_key", dropna=False).sum(min_count=1)
         seconds = per_trial.sum(numeric_only=True, min_count=1).fillna(0.0)
         trials, fit, sample, metric = len(per_trial), seconds["fit"], seconds["sample"], seconds["metric"]
         statuses = {str(k): int(v) for k, v in results["status"].value_counts().items()}

@@ -23,7 +23,6 @@ from harness.storage import read_parquet
 from tests.conftest import Runner
 
 
-
 def _checks(run_dir: Path) -> dict[str, dict]:
     data = json.loads((run_dir / "reproduction" / "checks.json").read_text())
     return {c["id"]: c for c in data["checks"]}

@@ -240,3 +240,19 @@ def test_document_without_runs_and_unreadable_checks_fail_clearly(tmp_path: Path
     (tmp_path / "reproduction" / "checks.json").write_text("{not json")
     with pytest.raises(DataError, match="not valid JSON"):
         read_run(tmp_path)
+
+
+def test_cost_summary_counts_each_metric_once_per_trial() -> None:
+    from harness.reproduction.runner import cost_summary
+
+    rows = []
+    for trial in ("a", "b"):
+        for output in ("x", "y", "z"):  # one metric with three outputs: its time is on every output row
+            rows.append({"run_id": "r", "trial_key": trial, "metric": "m", "variant": output, "status": "ok",
+                         "metric_s": 2.0, "fit_s": 1.0, "sample_s": 0.5, "value": 1.0})  # fmt: skip
+        rows.append({"run_id": "r", "trial_key": trial, "metric": "fit_seconds", "variant": "", "status": "ok",
+                     "fit_s": 1.0, "sample_s": 0.5, "value": 1.0})  # fmt: skip
+    cost = cost_summary(to_results_frame(rows), {"wall_seconds": 9.0})
+    assert (cost["trials"], cost["fit_seconds"], cost["sample_seconds"]) == (2, 2.0, 1.0)
+    assert cost["metric_seconds"] == 4.0 and cost["wall_seconds"] == 9.0
+    assert cost["statuses"] == {"ok": 8}
