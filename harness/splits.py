@@ -20,7 +20,7 @@ from sklearn.model_selection import KFold, ShuffleSplit, StratifiedKFold, Strati
 from harness.errors import ConfigError
 from harness.seeding import derive_seed
 
-SplitKind = Literal["holdout", "kfold", "predefined"]
+SplitKind = Literal["holdout", "kfold", "predefined", "none"]
 ControlMode = Literal["separate", "test"]
 
 
@@ -30,9 +30,11 @@ class SplitConfig:
 
     Attributes
     ----------
-    kind : {"holdout", "kfold", "predefined"}
+    kind : {"holdout", "kfold", "predefined", "none"}
         ``holdout``: one random test fraction; ``kfold``: fold ``fold`` of ``n_folds`` is the
-        test part; ``predefined``: the dataset's own test rows (file roles or test indexes).
+        test part; ``predefined``: the dataset's own test rows (file roles or test indexes);
+        ``none``: no holdout, every row is a training row and control and test are empty
+        (protocols whose ground truth is the whole table, e.g. Raab, PSD 2024).
     test_size : float
         Test fraction for ``holdout``.
     n_folds : int
@@ -69,8 +71,10 @@ class SplitConfig:
 
     def validate(self) -> None:
         """Raise :class:`ConfigError` naming the bad key."""
-        if self.kind not in ("holdout", "kfold", "predefined"):
-            raise ConfigError(f"split.kind must be one of holdout, kfold, predefined; got {self.kind!r}")
+        if self.kind not in ("holdout", "kfold", "predefined", "none"):
+            raise ConfigError(
+                f"split.kind must be one of holdout, kfold, predefined, none; got {self.kind!r}"
+            )
         if self.control not in ("separate", "test"):
             raise ConfigError(f"split.control must be 'separate' or 'test'; got {self.control!r}")
         if not 0 < self.test_size < 1:
@@ -146,9 +150,12 @@ def make_split(
         raise ConfigError(f"fold must be 0 for split.kind={cfg.kind!r}; got {fold}")
     if cfg.kind == "kfold" and fold >= cfg.n_folds:
         raise ConfigError(f"fold must be < split.n_folds={cfg.n_folds}; got {fold}")
+    everything = np.arange(n_rows)
+    if cfg.kind == "none":
+        empty = np.zeros(0, dtype=everything.dtype)
+        return Split(train=everything, control=empty, test=empty.copy(), details={"stratified": False})
     labels = _stratification_labels(y, cfg, n_rows)
     details: dict[str, Any] = {"stratified": labels is not None}
-    everything = np.arange(n_rows)
 
     if cfg.kind == "predefined":
         if test_mask is None:

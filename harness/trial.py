@@ -25,6 +25,7 @@ import pandas as pd
 import harness
 from harness.cache import TrialCache, VariantCache, content_key
 from harness.datasets import LoadedDataset, load_dataset
+from harness.derived import complete, declared_rules, generator_view
 from harness.dtypes import conform
 from harness.errors import ConfigError, IncomputableMetricError, InfeasibleConfigError, PrivbenchError
 from harness.generator import BaseGenerator
@@ -152,6 +153,7 @@ def prepare_trial(cfg: TrialConfig) -> PreparedTrial:
     cfg.validate()
     spec = _with_active_qi(DatasetSpec.from_dict(cfg.dataset_cfg, name=cfg.dataset), cfg)
     loaded = load_dataset(spec, base_dir=cfg.base_dir)
+    declared_rules(spec)  # preprocess.derived_columns: malformed rules fail before any trial runs
     frame, test_mask = _subsample(loaded.frame, loaded.test_mask, cfg.max_rows, cfg.split_seed)
     y = frame[spec.target] if spec.target is not None and spec.task in ("binary", "multiclass") else None
     split = make_split(
@@ -329,13 +331,20 @@ def _fit_and_sample(
     out_path: Path,
     threads: int,
 ) -> dict[str, Any]:
-    """Child-process body: fit, sample, write the variant (and artifacts) as Parquet next to ``out_path``."""
+    """Child-process body: fit, sample, write the variant (and artifacts) as Parquet next to ``out_path``.
+
+    Derived columns the dataset declares (``preprocess.derived_columns``, :mod:`harness.derived`)
+    are hidden from the generator and recomputed on its release (part of ``sample_s``).
+    """
     with limit_threads(threads):
         start = time.perf_counter()
-        generator.fit(train, spec, seed=seed, control=control)
+        fit_train, fit_control, fit_spec, rules = generator_view(train, control, spec)
+        generator.fit(fit_train, fit_spec, seed=seed, control=fit_control)
         fit_s = time.perf_counter() - start
         start = time.perf_counter()
         table = generator.sample(n_rows)
+        if rules:
+            table = complete(table, spec, rules, reference=train)
         sample_s = time.perf_counter() - start
     Path(out_path).write_bytes(parquet_bytes(table))
     for name, artifact in generator.artifacts().items():

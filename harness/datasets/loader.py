@@ -53,7 +53,11 @@ Quirks repaired for every file: UTF-8 BOM, CRLF line ends, junk first lines (``s
 trailing label suffixes (``strip_suffix``), missing-value markers (``na_values``), header
 rows added by uploaders (``header: replace``) and header lines repeated inside the data
 (dropped automatically). Declared ``missing_codes`` become NA only with
-``preprocess: {recode_missing_codes: true}``. Input files are only read, never written.
+``preprocess: {recode_missing_codes: true}``; ``preprocess: {drop_na_rows: true}`` then keeps
+only the rows without any NA (complete cases, e.g. Adult's 30,162 complete training rows), the
+predefined test mask following; ``preprocess: {drop_duplicate_rows: true}`` (after that) keeps the
+first of identical rows (e.g. the Robin Hood paper's 45,175 Adult rows). Input files are only
+read, never written.
 """
 
 from __future__ import annotations
@@ -142,7 +146,7 @@ def load_spec(
         If the name is unknown (the message lists the valid names), the YAML names another
         dataset, or a key or value of the spec or its ``source`` block is invalid.
     """
-    data = read_config("dataset", name, extra_dirs=extra_dirs)
+    data = _with_defaults(name, read_config("dataset", name, extra_dirs=extra_dirs), extra_dirs)
     declared = data.get("name")
     if declared is not None and str(declared) != name:
         raise ConfigError(f"dataset {name!r}: key 'name' must equal the file name {name!r}; got {declared!r}")
@@ -151,6 +155,40 @@ def load_spec(
     spec = DatasetSpec.from_dict(data, name=name)
     parse_source(spec.source, where=f"dataset {name!r}")
     return spec
+
+
+def _with_defaults(
+    name: str, data: Mapping[str, Any], extra_dirs: tuple[Path, ...], chain: tuple[str, ...] = ()
+) -> dict[str, Any]:
+    """Resolve a dataset YAML's ``defaults: [other_dataset, _self_]`` as Hydra composes it.
+
+    A variant of a dataset (e.g. ``adult_complete``: ``adult`` without NA rows) names its base
+    and sets only what differs; entries merge in list order (mappings key by key, other values
+    replace), ``_self_`` where it is listed or last.
+    """
+    defaults = data.get("defaults")
+    own = {k: v for k, v in data.items() if k != "defaults"}
+    if defaults is None:
+        return own
+    if not isinstance(defaults, list):
+        raise ConfigError(
+            f"dataset {name!r}: defaults must be a list of dataset names and _self_; got {defaults!r}"
+        )
+    if name in chain:
+        raise ConfigError(f"dataset {name!r}: defaults form a cycle ({' -> '.join((*chain, name))})")
+    merged: dict[str, Any] = {}
+    placed = False
+    for entry in defaults:
+        if entry == "_self_":
+            merged, placed = _deep_merge(merged, own), True
+        elif isinstance(entry, str):
+            base = read_config("dataset", entry, extra_dirs=extra_dirs)
+            merged = _deep_merge(merged, _with_defaults(entry, base, extra_dirs, (*chain, name)))
+        else:
+            raise ConfigError(
+                f"dataset {name!r}: a defaults entry must be a dataset name or _self_; got {entry!r}"
+            )
+    return merged if placed else _deep_merge(merged, own)
 
 
 def _deep_merge(base: Mapping[str, Any], override: Mapping[str, Any]) -> dict[str, Any]:
@@ -204,6 +242,14 @@ def load_dataset(spec: DatasetSpec, *, base_dir: Path | None = None) -> LoadedDa
     recode = spec.preprocess.get("recode_missing_codes", False)
     if not isinstance(recode, bool):
         raise ConfigError(f"{where}: preprocess.recode_missing_codes must be true or false; got {recode!r}")
+    drop_na = spec.preprocess.get("drop_na_rows", False)
+    if not isinstance(drop_na, bool):
+        raise ConfigError(f"{where}: preprocess.drop_na_rows must be true or false; got {drop_na!r}")
+    drop_duplicates = spec.preprocess.get("drop_duplicate_rows", False)
+    if not isinstance(drop_duplicates, bool):
+        raise ConfigError(
+            f"{where}: preprocess.drop_duplicate_rows must be true or false; got {drop_duplicates!r}"
+        )
     spec_digest = spec.with_active_qi(None).digest()
     if src.kind == "simulated":
         generator = str(src.generator)  # parse_source guarantees a name
@@ -234,6 +280,12 @@ def load_dataset(spec: DatasetSpec, *, base_dir: Path | None = None) -> LoadedDa
         frame, mask = _cached(
             digest, lambda: _file_table(spec, src, data_paths, raws, index_path, index_raw, recode)
         )
+    if drop_na:  # cached too: the NA scan of a large object table costs more than re-reading it
+        full, full_mask = frame, mask
+        frame, mask = _cached(f"{digest}:complete", lambda: _complete_rows(full, full_mask, where))
+    if drop_duplicates:
+        kept, kept_mask = frame, mask
+        frame, mask = _cached(f"{digest}:{drop_na}:unique", lambda: _unique_rows(kept, kept_mask))
     return LoadedDataset(
         spec=spec,
         frame=frame.copy(deep=True),
@@ -311,6 +363,22 @@ def _file_table(
     frame = _finish(frame, spec, recode, where)
     mask = _test_mask(src, [len(p) for p in parts], index_path, index_raw, where=f"dataset {spec.name!r}")
     return frame, mask
+
+
+def _complete_rows(
+    frame: pd.DataFrame, mask: np.ndarray | None, where: str
+) -> tuple[pd.DataFrame, np.ndarray | None]:
+    """Rows of ``frame`` without any NA (``preprocess.drop_na_rows``) and their test mask."""
+    keep = frame.notna().all(axis=1).to_numpy()
+    if not keep.any():
+        raise DataError(f"{where}: preprocess.drop_na_rows leaves no rows; every row has a missing value")
+    return frame[keep].reset_index(drop=True), None if mask is None else np.asarray(mask)[keep]
+
+
+def _unique_rows(frame: pd.DataFrame, mask: np.ndarray | None) -> tuple[pd.DataFrame, np.ndarray | None]:
+    """The first occurrence of every distinct row (``preprocess.drop_duplicate_rows``; NA = NA)."""
+    keep = ~frame.duplicated(keep="first").to_numpy()
+    return frame[keep].reset_index(drop=True), None if mask is None else np.asarray(mask)[keep]
 
 
 def _finish(frame: pd.DataFrame, spec: DatasetSpec, recode: bool, where: str) -> pd.DataFrame:

@@ -1,15 +1,11 @@
 """Simulated datasets (``source: {kind: simulated, generator: <name>, params: {...}}``).
 
-Each generator is a pure function of its parameters (the data seed included), so a
-simulated table is as reproducible as a bundled file. Generators:
-
-``two_gaussians``
-    SMOTE-DP's artificial 2-D data (``spec/reproductions.md`` §2.1, **Decision**):
-    ``n_per_class`` rows per class (default 1,000); class 0 ~ N((0, 0), [[1, 0.5], [0.5, 1]]),
-    class 1 ~ N((3, 3), [[1, -0.3], [-0.3, 1]]); columns ``x1``, ``x2`` (continuous) and
-    ``label`` (``"0"`` / ``"1"``); class-0 rows first. Draws come from
-    ``numpy.random.default_rng(seed)``: all class-0 rows, then all class-1 rows, each with
-    ``Generator.multivariate_normal``.
+The simulations themselves live in :mod:`harness.datasets.simulations` (one module each:
+``two_gaussians``, ``spectral_dgp``, ``robin_hood_population``); this module is the loader's
+entry point: :func:`resolve_params` validates a ``source.params`` mapping (unknown keys,
+types and ranges raise a one-line :class:`ConfigError` naming ``source.params.<key>``),
+:func:`simulate` builds the table and :func:`population_moments` returns the population
+mean and covariance of the simulations that define them (``spectral_dgp``).
 """
 
 from __future__ import annotations
@@ -20,41 +16,15 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from harness.datasets.simulations import SIMULATIONS
+from harness.datasets.simulations.two_gaussians import (
+    TWO_GAUSSIANS_COVS,
+    TWO_GAUSSIANS_MEANS,
+    two_gaussians,
+)
 from harness.errors import ConfigError
 
-TWO_GAUSSIANS_MEANS: tuple[tuple[float, float], ...] = ((0.0, 0.0), (3.0, 3.0))
-TWO_GAUSSIANS_COVS: tuple[tuple[tuple[float, float], ...], ...] = (
-    ((1.0, 0.5), (0.5, 1.0)),
-    ((1.0, -0.3), (-0.3, 1.0)),
-)
-
-
-def two_gaussians(*, seed: int = 0, n_per_class: int = 1000) -> pd.DataFrame:
-    """SMOTE-DP's two-class 2-D Gaussian data (see the module docstring).
-
-    Parameters
-    ----------
-    seed : int
-        Data seed for ``numpy.random.default_rng``.
-    n_per_class : int
-        Rows per class.
-
-    Returns
-    -------
-    DataFrame
-        Columns ``x1``, ``x2`` (float64) and ``label`` (str ``"0"``/``"1"``), ``2 * n_per_class`` rows.
-    """
-    rng = np.random.default_rng(seed)
-    parts = []
-    for label, (mean, cov) in enumerate(zip(TWO_GAUSSIANS_MEANS, TWO_GAUSSIANS_COVS)):
-        xy = rng.multivariate_normal(np.array(mean), np.array(cov), size=n_per_class)
-        parts.append(pd.DataFrame({"x1": xy[:, 0], "x2": xy[:, 1], "label": str(label)}))
-    return pd.concat(parts, ignore_index=True)
-
-
-GENERATORS: dict[str, Callable[..., pd.DataFrame]] = {"two_gaussians": two_gaussians}
-_PARAMS: dict[str, dict[str, Any]] = {"two_gaussians": {"seed": 0, "n_per_class": 1000}}
-_POSITIVE = {"n_per_class"}
+GENERATORS: dict[str, Callable[..., pd.DataFrame]] = {name: s.function for name, s in SIMULATIONS.items()}
 
 
 def resolve_params(generator: str, params: Mapping[str, Any], *, where: str) -> dict[str, Any]:
@@ -63,28 +33,59 @@ def resolve_params(generator: str, params: Mapping[str, Any], *, where: str) -> 
     Raises
     ------
     ConfigError
-        If the generator or a parameter name is unknown, or a value is not a valid integer.
+        If the generator or a parameter name is unknown, or a value is of the wrong type or
+        out of range.
     """
-    if generator not in GENERATORS:
+    if generator not in SIMULATIONS:
         raise ConfigError(
-            f"{where}: source.generator must be one of {', '.join(sorted(GENERATORS))}; got {generator!r}"
+            f"{where}: source.generator must be one of {', '.join(sorted(SIMULATIONS))}; got {generator!r}"
         )
-    defaults = _PARAMS[generator]
-    unknown = sorted(set(params) - set(defaults))
+    simulation = SIMULATIONS[generator]
+    unknown = sorted(set(params) - set(simulation.params))
     if unknown:
         raise ConfigError(
             f"{where}: unknown source.params key(s) {', '.join(unknown)} for {generator!r}; "
-            f"expected some of: {', '.join(defaults)}"
+            f"expected some of: {', '.join(simulation.params)}"
         )
-    resolved = {**defaults, **params}
-    for key, value in resolved.items():
-        low = 1 if key in _POSITIVE else 0
-        if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or value < low:
-            raise ConfigError(f"{where}: source.params.{key} must be an integer >= {low}; got {value!r}")
-        resolved[key] = int(value)
+    resolved: dict[str, Any] = {}
+    for key, spec in simulation.params.items():
+        try:
+            resolved[key] = spec.check(key, params.get(key, spec.default), where)
+        except ValueError as exc:
+            raise ConfigError(str(exc)) from None
+    problem = simulation.check(resolved) if simulation.check is not None else None
+    if problem:
+        raise ConfigError(f"{where}: source.params: {problem}")
     return resolved
 
 
 def simulate(generator: str, params: Mapping[str, Any], *, where: str = "simulated data") -> pd.DataFrame:
     """Generate the table of ``generator`` with ``params`` (validated by :func:`resolve_params`)."""
-    return GENERATORS[generator](**resolve_params(generator, params, where=where))
+    return SIMULATIONS[generator].function(**resolve_params(generator, params, where=where))
+
+
+def population_moments(source: Mapping[str, Any]) -> tuple[np.ndarray, np.ndarray] | None:
+    """Population mean and covariance of one row of a simulated dataset's ``source`` block.
+
+    Returns None when the source is not a simulation or the simulation defines no moments.
+    """
+    if source.get("kind") != "simulated" or source.get("generator") not in SIMULATIONS:
+        return None
+    simulation = SIMULATIONS[str(source["generator"])]
+    if simulation.moments is None:
+        return None
+    params = resolve_params(
+        str(source["generator"]), dict(source.get("params") or {}), where="simulated data"
+    )
+    return simulation.moments(**params)
+
+
+__all__ = [
+    "GENERATORS",
+    "TWO_GAUSSIANS_COVS",
+    "TWO_GAUSSIANS_MEANS",
+    "population_moments",
+    "resolve_params",
+    "simulate",
+    "two_gaussians",
+]

@@ -268,7 +268,8 @@ def test_yaml_name_must_match_file_name(tmp_path: Path) -> None:
         ({"kind": "path", "path": "x", "names": ["a"]}, r"source\.names needs header: false or replace"),
         (
             {"kind": "simulated", "generator": "three_gaussians"},
-            r"source\.generator must be one of two_gaussians",
+            r"source\.generator must be one of robin_hood_population, spectral_dgp, two_gaussians; "
+            r"got 'three_gaussians'",
         ),
     ],
 )
@@ -296,3 +297,41 @@ def test_bad_preprocess_switch(tmp_path: Path, data_file: Any) -> None:
     data_file(GOOD)
     spec = _spec(preprocess={"recode_missing_codes": "yes"})
     _fails(spec, tmp_path, ConfigError, r"preprocess\.recode_missing_codes must be true or false; got 'yes'")
+
+
+def _write_dataset(root: Path, name: str, text: str) -> None:
+    (root / "dataset").mkdir(parents=True, exist_ok=True)
+    (root / "dataset" / f"{name}.yaml").write_text(text)
+
+
+def test_dataset_variant_inherits_its_base_through_defaults(tmp_path: Path) -> None:
+    _write_dataset(
+        tmp_path, "variant", "defaults: [adult, _self_]\nname: variant\npreprocess: {drop_na_rows: true}\n"
+    )
+    spec, base = load_spec("variant", extra_dirs=(tmp_path,)), load_spec("adult")
+    assert spec.name == "variant" and spec.preprocess == {"drop_na_rows": True}
+    assert spec.columns == base.columns and spec.qi_sets == base.qi_sets and spec.source == base.source
+
+
+@pytest.mark.parametrize(
+    ("files", "pattern"),
+    [
+        (
+            {"a": "defaults: [b]\nname: a\n", "b": "defaults: [a]\nname: b\n"},
+            r"defaults form a cycle \(a -> b -> a\)",
+        ),
+        ({"a": "defaults: adult\nname: a\n"}, "defaults must be a list"),
+        (
+            {"a": "defaults: [{override: adult}]\nname: a\n"},
+            "a defaults entry must be a dataset name or _self_",
+        ),
+        ({"a": "defaults: [nope]\nname: a\n"}, "unknown dataset 'nope'"),
+        ({"a": "defaults: [adult]\n"}, "key 'name' must equal the file name 'a'; got 'adult'"),
+    ],
+)
+def test_bad_dataset_defaults_fail_with_one_line(tmp_path: Path, files: dict[str, str], pattern: str) -> None:
+    for name, text in files.items():
+        _write_dataset(tmp_path, name, text)
+    with pytest.raises(ConfigError, match=pattern) as info:
+        load_spec("a", extra_dirs=(tmp_path,))
+    assert "\n" not in str(info.value)
