@@ -71,6 +71,13 @@ class DcrShare(BaseMetric):
     max_rows : int or None
         If set, S and the (equal-sized) T and H are each replaced by a seeded subsample of at
         most this many rows (recorded in ``details``). The search is O(|S|·(|T| + |H|)·p).
+    max_query_rows : int or None
+        If set, the distances are computed for a seeded subsample of at most this many rows
+        of S only; the binning still uses every row of T, H and S, so each scored row gets
+        exactly its full-computation score and the subsample's share estimates the full share
+        without bias (standard error at most 0.5/√max_query_rows), at a cost proportional to
+        ``max_query_rows`` (quick profiles; ``reproductions.md`` §11). Subsampling T instead
+        would not do: a release row's training source would often be missing from it.
 
     Notes
     -----
@@ -97,11 +104,13 @@ class DcrShare(BaseMetric):
         size_mismatch: str = "subsample",
         holdout_release: str | bool = "auto",
         max_rows: int | None = None,
+        max_query_rows: int | None = None,
     ) -> None:
         self.n_bins = n_bins
         self.size_mismatch = size_mismatch
         self.holdout_release = holdout_release
         self.max_rows = max_rows
+        self.max_query_rows = max_query_rows
 
     def _validate_params(self) -> None:
         check_int("n_bins", self.n_bins, 2)
@@ -112,6 +121,8 @@ class DcrShare(BaseMetric):
             )
         if self.max_rows is not None:
             check_int("max_rows", self.max_rows, 2)
+        if self.max_query_rows is not None:
+            check_int("max_query_rows", self.max_query_rows, 1)
 
     def _compute(
         self,
@@ -136,22 +147,34 @@ class DcrShare(BaseMetric):
             raise IncomputableMetricError(
                 f"metric dcr_share needs at least 2 train and 2 holdout rows; got {len(real)} and {len(control)}"
             )
-        seeds = np.random.SeedSequence(seed).spawn(3)
+        seeds = np.random.SeedSequence(seed).spawn(4)
         columns = list(spec.table_columns)
         train, _ = _subsample(real[columns], n_ref, seeds[0])
         holdout_all = canonical_row_order(control[columns])
         holdout, holdout_kept = _subsample(holdout_all, n_ref, seeds[1], ordered=True)
         n_query = len(synthetic) if self.max_rows is None else min(len(synthetic), int(self.max_rows))
         query, _ = _subsample(synthetic[columns], n_query, seeds[2])
+        scored = None  # max_query_rows: score a subsample of the rows, binned with all of them
+        if self.max_query_rows is not None and int(self.max_query_rows) < len(query):
+            query = canonical_row_order(query)
+            rng = np.random.default_rng(seeds[3])
+            scored = np.sort(rng.choice(len(query), size=int(self.max_query_rows), replace=False))
 
-        kth, is_holdout = self._holdout_kth(query, holdout_all, holdout_kept)
+        if scored is None:
+            kth, is_holdout = self._holdout_kth(query, holdout_all, holdout_kept)
+        else:  # rows of S absent from H (the usual case) show in the subsample already
+            kth, is_holdout = self._holdout_kth(query.iloc[scored], holdout_all, holdout_kept)
+            if is_holdout:
+                kth = self._holdout_kth(query, holdout_all, holdout_kept)[0][scored]
         codes = _bin_codes([train, holdout, query], spec, int(self.n_bins))
         t_codes, h_codes, s_codes = _split_by_mismatch_rate(codes, len(train), len(holdout))
-        d_train = kth_nearest_mismatch(s_codes, t_codes, np.ones(len(query), dtype=np.int8))
+        if scored is not None:
+            s_codes = s_codes[scored]
+        d_train = kth_nearest_mismatch(s_codes, t_codes, np.ones(len(s_codes), dtype=np.int8))
         d_holdout = kth_nearest_mismatch(s_codes, h_codes, kth)
         details: dict[str, Any] = {
             "n_bins": int(self.n_bins),
-            "n_query": len(query),
+            "n_query": len(s_codes),
             "n_train_used": n_ref,
             "n_holdout_used": n_ref,
             "n_release": len(synthetic),
@@ -160,7 +183,7 @@ class DcrShare(BaseMetric):
             "holdout_release": is_holdout,
             "n_second_nearest": int(np.count_nonzero(kth == 2)),
         }
-        if n_ref < len(real) or n_ref < len(control) or len(query) < len(synthetic):
+        if n_ref < len(real) or n_ref < len(control) or len(s_codes) < len(synthetic):
             details["subsample_seed"] = seed
         return _results(d_train, d_holdout, details)
 

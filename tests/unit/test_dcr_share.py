@@ -227,6 +227,7 @@ def test_needs_control() -> None:
         ({"holdout_release": None}, "`holdout_release`"),
         ({"max_rows": 1}, "`max_rows`"),
         ({"max_rows": 2.5}, "`max_rows`"),
+        ({"max_query_rows": 0}, "`max_query_rows`"),
     ],
 )
 def test_bad_params_raise_one_line_config_error(params: dict, key: str) -> None:
@@ -243,6 +244,7 @@ def test_yaml_builds() -> None:
         "size_mismatch": "subsample",
         "holdout_release": "auto",
         "max_rows": None,
+        "max_query_rows": None,
     }
 
 
