@@ -11,12 +11,15 @@ from typing import Any, ClassVar
 
 import pandas as pd
 
-from harness.errors import ConfigError
+from harness.errors import ConfigError, IncomputableMetricError
 from harness.metric import Family, Goal, MetricResult
-from harness.params import check_column_list
+from harness.params import check_choice, check_column_list
 from harness.spec import DatasetSpec
 from metrics.privacy.key_target import KeyTargetMetric
 from metrics.privacy.raab_measures import DEFAULT_ONE_WAY_THRESHOLD, check_options, disclosure_measures
+
+GROUND_TRUTHS: tuple[str, ...] = ("train", "control")
+"""Whose records the intruder looks up: the training split T (the paper) or the control split."""
 
 
 class RaabDisclosure(KeyTargetMetric):
@@ -62,6 +65,10 @@ class RaabDisclosure(KeyTargetMetric):
         mapping per key); None = every distinct value is a level.
     one_way_threshold : float
         Flag a target when one level holds at least this share of its DiSCO records.
+    ground_truth : {"train", "control"}
+        The GT whose records are looked up in S: the training split T (the paper's measures)
+        or the control split, records S was not made from (the Anonymeter-style comparison
+        of Raab §5, Table 3: "Ctrl"); ``control`` needs a non-empty control split.
 
     Notes
     -----
@@ -88,6 +95,7 @@ class RaabDisclosure(KeyTargetMetric):
         ngroups_target: int | None = None,
         ngroups_keys: int | dict[str, int] | None = None,
         one_way_threshold: float = DEFAULT_ONE_WAY_THRESHOLD,
+        ground_truth: str = "train",
     ) -> None:
         self.keys = keys
         self.targets = targets
@@ -99,6 +107,7 @@ class RaabDisclosure(KeyTargetMetric):
         self.ngroups_target = ngroups_target
         self.ngroups_keys = ngroups_keys
         self.one_way_threshold = one_way_threshold
+        self.ground_truth = ground_truth
 
     def _validate_params(self) -> None:
         check_column_list("keys", self.keys)
@@ -127,6 +136,7 @@ class RaabDisclosure(KeyTargetMetric):
             ngroups_keys=self.ngroups_keys,
             one_way_threshold=self.one_way_threshold,
         )
+        check_choice("ground_truth", self.ground_truth, GROUND_TRUTHS)
 
     # ------------------------------------------------------------------ compute
     def _compute(
@@ -143,8 +153,15 @@ class RaabDisclosure(KeyTargetMetric):
         targets = self.target_columns(spec, keys)
         if self.not_targetslev:
             self._check_known("not_targetslev", list(self.not_targetslev), spec)
+        gt = real
+        if self.ground_truth == "control":
+            if control is None or len(control) == 0:
+                raise IncomputableMetricError(
+                    f"metric {self.name}: ground_truth: control needs a non-empty control split"
+                )
+            gt = control
         ident, attributes = disclosure_measures(
-            real,
+            gt,
             synthetic,
             keys,
             targets,
@@ -161,7 +178,12 @@ class RaabDisclosure(KeyTargetMetric):
             "repU": MetricResult(
                 value=ident.repU,
                 baseline=ident.UiO,
-                details={"keys": keys, "unit": "percent of |T|", **ident.as_dict()},
+                details={
+                    "keys": keys,
+                    "unit": "percent of |T|",
+                    "ground_truth": self.ground_truth,
+                    **ident.as_dict(),
+                },
             )
         }
         for target, measures in attributes.items():
