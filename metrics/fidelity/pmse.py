@@ -16,10 +16,11 @@ from typing import Any, ClassVar
 import numpy as np
 import pandas as pd
 
+from harness.derived import declared_rules
 from harness.encoding import canonical_row_order
 from harness.errors import ConfigError, IncomputableMetricError
 from harness.metric import BaseMetric, Family, Goal, MetricResult
-from harness.params import check_choice, check_int
+from harness.params import check_bool, check_choice, check_int
 from harness.spec import DatasetSpec
 
 MODELS: tuple[str, ...] = ("cart", "logit")
@@ -251,6 +252,11 @@ class Pmse(BaseMetric):
         The release holds this many synthetic copies stacked in equal consecutive blocks (as
         ``cart_synthpop`` with ``m`` copies writes them); every output is the mean over
         copies (per-copy values in ``details``).
+    exclude_derived : bool
+        Leave out the columns the dataset declares derived (``preprocess.derived_columns``,
+        recomputed on every release by :mod:`harness.derived`): the pMSE of the synthesised
+        columns only, as Latner et al. computed it on SD2011(c), whose table lacks ``agegr``
+        and ``bmi`` (``details["excluded_columns"]``). No effect on datasets without them.
 
     Notes
     -----
@@ -277,6 +283,7 @@ class Pmse(BaseMetric):
         nperms: int = 50,
         resamp_method: str | None = None,
         copies: int = 1,
+        exclude_derived: bool = False,
     ) -> None:
         self.model = model
         self.maxorder = maxorder
@@ -287,6 +294,7 @@ class Pmse(BaseMetric):
         self.nperms = nperms
         self.resamp_method = resamp_method
         self.copies = copies
+        self.exclude_derived = exclude_derived
 
     def _validate_params(self) -> None:
         check_choice("model", self.model, MODELS)
@@ -304,6 +312,7 @@ class Pmse(BaseMetric):
         if self.resamp_method is not None:
             check_choice("resamp_method", self.resamp_method, RESAMP_METHODS)
         check_int("copies", self.copies, 1)
+        check_bool("exclude_derived", self.exclude_derived)
         if self.resamp_method == "pairs" and self.copies < 2:
             raise ConfigError(f"`resamp_method` 'pairs' needs `copies` >= 2; got copies={self.copies!r}")
 
@@ -392,6 +401,8 @@ class Pmse(BaseMetric):
         size = len(synthetic) // m
         parts = [canonical_row_order(synthetic.iloc[i * size : (i + 1) * size]) for i in range(m)]
         frames = [*parts, canonical_row_order(real)]
+        excluded = [r.column for r in declared_rules(spec)] if self.exclude_derived else []
+        frames = [f.drop(columns=excluded) for f in frames]
         variables, dropped = propensity_variables(frames, spec, standardise=self.model == "logit")
         if not variables:
             raise IncomputableMetricError(
@@ -424,6 +435,7 @@ class Pmse(BaseMetric):
             "resamp_method": self._resamp() or "theory",
             "n_variables": len(variables),
             "dropped_columns": dropped,
+            "excluded_columns": excluded,
             "n_real": len(real),
             "n_synthetic": len(synthetic),
             "copies": m,
