@@ -30,7 +30,9 @@ class OddsRatioPreservation(BaseMetric):
     numeric covariates (and those in ``as_numeric``) enter linearly, categorical ones as
     treatment contrasts against ``reference_levels`` (default: T's most frequent level). On the
     release, records whose fairness attribute is ``mask_value`` (Robin Hood's masked records)
-    are left out, as are rows with a missing covariate; suppressed records are not in a release.
+    are left out, as are rows with a missing covariate; suppressed records are not in a release. A
+    numeric covariate without any value in the release (generalised to ``*`` in every row) is
+    left out of the release model (listed in ``details["release_covariates_dropped"]``).
 
     For each level g of the fairness attribute in T except the reference:
 
@@ -142,7 +144,13 @@ class OddsRatioPreservation(BaseMetric):
         n_masked = len(synthetic) - len(released)
         rel = self._frame(canonical_row_order(released), spec, outcome, covariates, as_numeric)
         orig = orig.dropna(subset=[outcome, *covariates])
-        rel = rel.dropna(subset=[outcome, *covariates])
+        # a numeric covariate generalised to "*" everywhere in the release carries no information
+        # there: the release model leaves it out instead of losing every row
+        dropped = [
+            c for c in covariates if glm.is_numeric(spec, c, as_numeric) and len(rel) and rel[c].isna().all()
+        ]
+        rel_covariates = [c for c in covariates if c not in dropped]
+        rel = rel.dropna(subset=[outcome, *rel_covariates])
 
         refs_o = self._references(orig, covariates, as_numeric, spec)
         fair_ref = refs_o[fair]
@@ -161,7 +169,7 @@ class OddsRatioPreservation(BaseMetric):
 
         release_levels = sorted(set(rel[fair])) if len(rel) else []
         level_map = release_level_map(spec, fair, [*levels, fair_ref], release_levels)
-        refs_s = self._release_references(spec, rel, covariates, as_numeric, refs_o, release_levels)
+        refs_s = self._release_references(spec, rel, rel_covariates, as_numeric, refs_o, release_levels)
         note = ""
         fit_s: glm.Fit | None = None
         if len(rel) == 0:
@@ -169,7 +177,7 @@ class OddsRatioPreservation(BaseMetric):
         else:
             try:
                 fit_s = glm.fit(
-                    self._formula(rel, spec, outcome, covariates, refs_s, as_numeric), rel, "logit"
+                    self._formula(rel, spec, outcome, rel_covariates, refs_s, as_numeric), rel, "logit"
                 )
             except ValueError as exc:
                 note = str(exc)
@@ -212,6 +220,7 @@ class OddsRatioPreservation(BaseMetric):
             "n_used_real": fit_o.n_used,
             "n_used_release": fit_s.n_used if fit_s is not None else 0,
             "n_masked_excluded": int(n_masked),
+            "release_covariates_dropped": dropped,
             "levels": per,
         }
         if note:
