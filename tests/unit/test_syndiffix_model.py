@@ -111,6 +111,7 @@ def test_aid_column_is_withheld() -> None:
         {"layer_sd": -1.0},
         {"max_weight": 1.0},
         {"layer_sd": -1.0},
+        {"solver_alpha": 0.0},
     ],
 )
 def test_bad_params(params: dict[str, object]) -> None:
