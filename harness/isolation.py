@@ -9,8 +9,11 @@ back through the pipe; bulk data is exchanged through files.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing as mp
+import os
 import resource
+import sys
 import time
 import traceback
 from collections.abc import Callable
@@ -165,6 +168,14 @@ def run_isolated(
 
 
 def _child_main(sender: Connection, fn: Callable[..., Any], args: tuple[Any, ...]) -> None:
+    """Child body: run ``fn``, send the outcome, exit at once.
+
+    The child exits with ``os._exit`` right after sending: multiprocessing would otherwise join
+    every non-daemon thread a library left behind (torch / SDV leave such threads), which kept
+    SDV trials waiting up to the parent's 30 s join timeout after their result was in. Processes
+    the child started (a library's worker pool) are killed first, as the parent's timeout kill did.
+    """
+    code = 0
     try:
         value = fn(*args)
         message: tuple[Any, ...] = ("ok", value, "", _own_peak_mb())
@@ -172,8 +183,15 @@ def _child_main(sender: Connection, fn: Callable[..., Any], args: tuple[Any, ...
         message = ("error", format_error(exc), type(exc).__name__, _own_peak_mb())
     try:
         sender.send(message)
+    except BaseException:
+        code = 1
     finally:
         sender.close()
+        _kill_descendants()  # e.g. joblib/loky workers a library started: orphans would outlive the trial
+        for stream in (sys.stdout, sys.stderr):
+            with contextlib.suppress(OSError, ValueError, AttributeError):
+                stream.flush()
+        os._exit(code)
 
 
 def format_error(exc: BaseException, *, frames: int = 3) -> str:
@@ -200,6 +218,20 @@ def _tree_rss_mb(handle: psutil.Process) -> float:
         except psutil.Error:
             continue
     return total / 2**20
+
+
+def _kill_descendants() -> None:
+    """Kill every process this process started (recursively); they must not outlive it."""
+    try:
+        procs = psutil.Process().children(recursive=True)
+    except psutil.Error:
+        return
+    for p in procs:
+        try:
+            p.kill()
+        except psutil.Error:
+            continue
+    psutil.wait_procs(procs, timeout=5)
 
 
 def _kill_tree(pid: int) -> None:

@@ -449,6 +449,7 @@ def _fig4(run: ReproductionRun) -> None:
             ax.boxplot([part.loc[part["technique"] == t, column] for t in techniques], tick_labels=techniques)
             ax.tick_params(axis="x", rotation=60)
             ax.set_title(label)
+            ax.set_ylabel("linkability risk" if column == "privacy" else "ROC AUC (TSTR)")
         run.save_figure(fig, "fig4_optimisation_paths")
 
 
