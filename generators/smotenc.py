@@ -29,6 +29,8 @@ MODES: tuple[str, ...] = ("full_synthetic", "oversample")
 """Values of :class:`SmoteNC`'s ``mode``."""
 SCALINGS: tuple[str, ...] = ("minmax", "none")
 """Values of :class:`SmoteNC`'s ``scale_numeric``."""
+SMALL_CLASS_POLICIES: tuple[str, ...] = ("error", "drop")
+"""Values of :class:`SmoteNC`'s ``small_classes``."""
 MISSING_LABEL = "\x00privbench:missing"
 """Stands for a missing category inside imbalanced-learn (mapped back to NaN on output)."""
 
@@ -67,6 +69,14 @@ class SmoteNC(BaseGenerator):
     reference_quirks : bool
         True truncates the new rows' integer columns toward zero (the reference's
         ``astype(int)``); False rounds half to even (``spec/generators.md`` §1.2.3).
+    small_classes : {"error", "drop"}
+        What to do with a class of at most ``knn`` rows, which has too few same-class
+        neighbours to interpolate: ``error`` (imbalanced-learn's behaviour) raises
+        :class:`InfeasibleConfigError`; ``drop`` gives such classes no new rows, so the
+        output is smaller than the training table by their size and contains none of their
+        records (their names are in ``details()["dropped_classes"]``). ``drop`` is for
+        protocols that fit SMOTE on many small random subsets (membership-inference games),
+        where a rare class is bound to shrink to a single row in some of them.
 
     Notes
     -----
@@ -87,12 +97,14 @@ class SmoteNC(BaseGenerator):
         ratio: float = 1.0,
         scale_numeric: str = "minmax",
         reference_quirks: bool = False,
+        small_classes: str = "error",
     ) -> None:
         self.knn = knn
         self.mode = mode
         self.ratio = ratio
         self.scale_numeric = scale_numeric
         self.reference_quirks = reference_quirks
+        self.small_classes = small_classes
 
     # ------------------------------------------------------------------ parameters
     def info(self) -> GeneratorInfo:
@@ -108,6 +120,7 @@ class SmoteNC(BaseGenerator):
         check_choice("mode", self.mode, MODES)
         check_choice("scale_numeric", self.scale_numeric, SCALINGS)
         check_bool("reference_quirks", self.reference_quirks)
+        check_choice("small_classes", self.small_classes, SMALL_CLASS_POLICIES)
         ratio = self.ratio
         if isinstance(ratio, bool) or not isinstance(ratio, (int, float)) or not 0 < ratio <= 1:
             raise ConfigError(f"`ratio` must be a number in (0, 1]; got {ratio!r}")
@@ -129,6 +142,8 @@ class SmoteNC(BaseGenerator):
             if self.mode == "full_synthetic"
             else oversample_counts(self.counts_, self.ratio)
         )
+        self.dropped_ = self._small_classes_dropped()
+        self.natural_new_ = {c: (0 if c in self.dropped_ else v) for c, v in self.natural_new_.items()}
         check_class_sizes(self.counts_, self.natural_new_, self.knn, "knn")
         self.train_ = train
         self.scaler_ = MinMaxScaler() if self.scale_numeric == "minmax" else None
@@ -138,6 +153,17 @@ class SmoteNC(BaseGenerator):
         self.features_ = feature_frame(numeric, train, self.categorical_)
         self.n_sample_calls_ = 0
 
+    def _small_classes_dropped(self) -> list[Any]:
+        """Classes of at most ``knn`` rows when ``small_classes="drop"`` (else none)."""
+        if self.small_classes != "drop":
+            return []
+        dropped = [c for c, n in self.counts_.items() if n <= self.knn]
+        if len(dropped) == len(self.counts_):
+            raise InfeasibleConfigError(
+                f"every class has at most knn={self.knn} rows; small_classes='drop' would leave no class"
+            )
+        return dropped
+
     # ------------------------------------------------------------------ sample
     def _expected_rows(self, n_rows: int | None) -> int | None:
         if n_rows is not None:
@@ -146,7 +172,8 @@ class SmoteNC(BaseGenerator):
         return new if self.mode == "full_synthetic" else self.n_train_ + new
 
     def _sample(self, n_rows: int | None) -> pd.DataFrame:
-        new = self.natural_new_ if n_rows is None else allocate(self.counts_, n_rows)
+        kept = {c: n for c, n in self.counts_.items() if c not in self.dropped_}
+        new = self.natural_new_ if n_rows is None else allocate(kept, n_rows)
         if n_rows is not None:
             check_class_sizes(self.counts_, new, self.knn, "knn")
         seed = self._next_seed()
@@ -174,6 +201,7 @@ class SmoteNC(BaseGenerator):
             "random_state": seed,
             "class_counts": {str(c): int(v) for c, v in self.counts_.items()},
             "new_rows": {str(c): int(v) for c, v in new.items()},
+            "dropped_classes": [str(c) for c in self.dropped_],
             "n_out": int(len(synthetic) + (self.n_train_ if self.mode == "oversample" else 0)),
         }
         if self.mode == "full_synthetic":

@@ -309,6 +309,22 @@ def test_class_with_at_most_knn_rows_is_infeasible() -> None:
     SmoteNC(knn=4).fit(train, TOY_SPEC, seed=0).sample()
 
 
+def test_small_classes_drop_leaves_out_classes_of_at_most_knn_rows() -> None:
+    train = random_toy(seed=6, sizes=(20, 5))
+    gen = SmoteNC(knn=5, small_classes="drop").fit(train, TOY_SPEC, seed=0)
+    out = gen.sample()
+    assert Counter(out["y"]) == {"A": 20}
+    assert gen.details()["dropped_classes"] == ["B"]
+    assert gen.details()["new_rows"] == {"A": 20, "B": 0}
+    assert Counter(gen.sample(30)["y"]) == {"A": 30}
+    kept = SmoteNC(knn=4, small_classes="drop").fit(train, TOY_SPEC, seed=0)
+    assert Counter(kept.sample()["y"]) == {"A": 20, "B": 5}
+    assert kept.details()["dropped_classes"] == []
+    tiny = random_toy(seed=6, sizes=(3, 2))
+    with pytest.raises(InfeasibleConfigError, match="every class has at most knn=5 rows"):
+        SmoteNC(knn=5, small_classes="drop").fit(tiny, TOY_SPEC, seed=0)
+
+
 @pytest.mark.parametrize(
     ("change", "needle"),
     [
@@ -353,6 +369,7 @@ def test_single_class_and_missing_numeric_are_infeasible() -> None:
         ({"ratio": 0}, "`ratio` must be a number in (0, 1]; got 0"),
         ({"ratio": 1.5}, "`ratio` must be a number in (0, 1]; got 1.5"),
         ({"reference_quirks": "yes"}, "`reference_quirks` must be true or false; got 'yes'"),
+        ({"small_classes": "keep"}, "`small_classes` must be one of 'error', 'drop'; got 'keep'"),
     ],
 )
 def test_invalid_parameters(params: dict[str, Any], needle: str) -> None:
@@ -365,4 +382,5 @@ def test_yaml_defaults_are_the_public_behaviour() -> None:
     gen = build_generator("smotenc")
     assert gen.get_params() == {
         "knn": 5, "mode": "full_synthetic", "ratio": 1.0, "scale_numeric": "minmax", "reference_quirks": False,
+        "small_classes": "error",
     }  # fmt: skip
