@@ -95,11 +95,16 @@ def ensure_chromium() -> None:
     _run([*prefix, apt, "-q", "install", "-y", "--no-install-recommends", "chromium"], env=env)
 
 
+PYTEST_WORKERS = ("-n", "auto", "--maxprocesses", "4", "--dist", "worksteal")
+"""pytest-xdist: one worker per core (at most 4); idle workers steal queued tests."""
+
+
 def test() -> None:
-    """Run the whole test suite (unit, contract and slow integration tests)."""
+    """Run the whole test suite (unit, contract and slow integration tests) on every core."""
     ensure_chromium()
     env = {**os.environ, "PRIVBENCH_PROGRESS": "0"}
-    _run([_bin("python"), "-m", "pytest", "-q", "-p", "no:cacheprovider", "--durations=25"], env=env)
+    pytest = [_bin("python"), "-m", "pytest", "-q", "-p", "no:cacheprovider", "--durations=25"]
+    _run([*pytest, *PYTEST_WORKERS], env=env)
 
 
 def main(argv: list[str]) -> None:

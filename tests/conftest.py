@@ -16,6 +16,16 @@ PRIVBENCH = [sys.executable, "-m", "harness.cli"]
 Runner = Callable[..., subprocess.CompletedProcess[str]]
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Run the modules holding ``slow`` tests first, each module's tests kept together.
+
+    Longest jobs first lets pytest-xdist's idle workers fill in with short tests at the end
+    instead of waiting on one long test started last.
+    """
+    slow_modules = {item.module for item in items if item.get_closest_marker("slow")}
+    items.sort(key=lambda item: item.module not in slow_modules)
+
+
 @pytest.fixture
 def privbench(tmp_path: Path) -> Runner:
     """Run ``privbench ARGS`` in ``tmp_path`` with its own results and cache directories."""

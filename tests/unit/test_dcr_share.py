@@ -249,7 +249,9 @@ def test_yaml_builds() -> None:
 
 
 # ---------------------------------------------------------------------- R-HOLDOUT (reproductions.md §11)
-# privacy_c100.csv, adult rows: n_closer, n_further, n_equal, share
+# privacy_c100.csv, adult rows: n_closer, n_further, n_equal, share. Two releases here (one
+# synthetic, the holdout itself); every release is checked exactly by `privbench reproduce
+# platzer_2021 --profile paper` (its quick profile subsamples the queries).
 REFERENCE = {
     "mostly": (9239, 8608, 32153, 0.50631),
     "synthpop": (14550, 6515, 28935, 0.58035),
@@ -274,7 +276,7 @@ def adult_split() -> tuple[pd.DataFrame, pd.DataFrame, DatasetSpec]:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("release", list(REFERENCE))
+@pytest.mark.parametrize("release", ["flip10", "val"])
 def test_reproduces_r_holdout_reference_values(
     release: str, adult_split: tuple[pd.DataFrame, pd.DataFrame, DatasetSpec]
 ) -> None:
