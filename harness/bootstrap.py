@@ -103,7 +103,15 @@ def test() -> None:
     """Run the whole test suite (unit, contract and slow integration tests) on every core."""
     ensure_chromium()
     env = {**os.environ, "PRIVBENCH_PROGRESS": "0"}
-    pytest = [_bin("python"), "-m", "pytest", "-q", "-p", "no:cacheprovider", "--durations=25"]
+    pytest: list[str | Path] = [
+        _bin("python"),
+        "-m",
+        "pytest",
+        "-q",
+        "-p",
+        "no:cacheprovider",
+        "--durations=25",
+    ]
     _run([*pytest, *PYTEST_WORKERS], env=env)
 
 

@@ -22,8 +22,8 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     Longest jobs first lets pytest-xdist's idle workers fill in with short tests at the end
     instead of waiting on one long test started last.
     """
-    slow_modules = {item.module for item in items if item.get_closest_marker("slow")}
-    items.sort(key=lambda item: item.module not in slow_modules)
+    slow_modules = {item.path for item in items if item.get_closest_marker("slow")}
+    items.sort(key=lambda item: item.path not in slow_modules)
 
 
 @pytest.fixture
