@@ -96,9 +96,10 @@ def tradeoff_scores(
     if missing:
         raise ConfigError(f"tradeoff_scores: column(s) {', '.join(missing)} not in the results")
     grouped = util_rows.groupby(id_cols, dropna=False, sort=True)
-    table = grouped.agg(
-        generator=("generator", "first"), utility=("value", "mean"), utility_real=("baseline", "mean")
-    )
+    aggregations = {"utility": ("value", "mean"), "utility_real": ("baseline", "mean")}
+    if treatment != "generator":
+        aggregations = {"generator": ("generator", "first"), **aggregations}
+    table = grouped.agg(**aggregations)
     for name in privacy_variants:
         rows = _ok(select_metric(frame, privacy_metric, name))
         table = table.join(
@@ -119,8 +120,7 @@ def tradeoff_scores(
     parts = [_score_unit(unit, privacy) for _, unit in table.groupby(unit_keys, dropna=False, sort=True)]
     columns = [
         *unit_keys,
-        "generator",
-        treatment,
+        *dict.fromkeys(["generator", treatment]),
         "utility",
         "utility_real",
         "ou",

@@ -551,6 +551,15 @@ def test_tradeoff_score_hand_computed() -> None:
     assert blocks.shape == (1, 3)
 
 
+def test_tradeoff_scores_by_generator_match_those_by_label() -> None:
+    by_label = tradeoff_scores(_tradeoff_results())
+    by_generator = tradeoff_scores(_tradeoff_results(), treatment="generator")
+    assert list(by_generator.columns) == [c for c in by_label.columns if c != "label"]
+    pd.testing.assert_frame_equal(by_generator, by_label.drop(columns="label"), check_like=True)
+    summary = tradeoff_summary(by_generator, treatment="generator")
+    assert set(summary["generator"]) == set(by_label["generator"])
+
+
 def test_tradeoff_real_treatment_and_edge_cases() -> None:
     rows = [
         _row("d1", "real", "ml_efficacy", "mean:f1", 0.9),
