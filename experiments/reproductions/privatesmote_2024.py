@@ -1,7 +1,7 @@
 """R-EPS checks (``spec/reproductions.md`` §1): ε-PrivateSMOTE, Carvalho, Moniz, Antunes & Chawla (``000_…``).
 
 The paper ran 15 OpenML tables published only on Kaggle; offline we have ds55 and ds38 (both
-among its 15) and ds3 (a protocol test-bed), so per-dataset numbers are not comparable (the
+among its 15) and ds43 and ds3 (protocol test-beds, spec §1.1), so per-dataset numbers are not comparable (the
 paper publishes none) and the checks are the spec's: Table 2's arithmetic (exact, on the
 printed values), the grid sizes (exact, from the paper profile's own sweeps), SMOTE's
 infeasibility on ds38's string columns (exact), and the directions the text states (trend):
