@@ -22,6 +22,7 @@ from harness.reproduction import (
 from harness.reproduction.checks import Check
 from harness.reproduction.document import build_document, newest_runs, read_run
 from harness.reproduction.plan import ReproductionPlan, Sweep
+from harness.reproduction.runner import count_jobs
 from harness.reproduction.view import ReproductionRun
 from harness.schema import to_results_frame
 from harness.storage import atomic_write_json
@@ -102,6 +103,17 @@ def test_every_bundled_reproduction_has_a_valid_quick_and_paper_profile() -> Non
             plan = load_plan(name, profile)
             plan.load_checks()
             assert plan.id.startswith("R-") and plan.paper and plan.title
+
+
+@pytest.mark.parametrize("name", reproduction_names())
+def test_every_bundled_profile_composes_its_sweeps(name: str) -> None:
+    # The first job of every sweep is composed by Hydra (as `privbench reproduce --dry-run` and the
+    # report's "not run here" line do): a key that exists only under another profile fails here.
+    for profile in ("quick", "paper"):
+        plan = load_plan(name, profile)
+        counts = count_jobs(plan)
+        assert list(counts) == [s.name for s in plan.sweeps]
+        assert all(n >= 1 for n in counts.values()), (profile, counts)
 
 
 def test_plan_profile_sweeps_replace_the_default_ones(tmp_path: Path) -> None:
