@@ -151,7 +151,7 @@ class Mdav(BaseGenerator):
         means = np.stack(
             [np.bincount(labels, weights=x[:, j], minlength=n_clusters) for j in range(x.shape[1])], 1
         )
-        means /= sizes[:, None]
+        means = means / sizes[:, None]
         z_means = (means - x.mean(axis=0)) / scale
         sse = float(((z - z_means[labels]) ** 2).sum())
         sst = float((z**2).sum())

@@ -133,7 +133,7 @@ class MiaPrivacyGain(BaseMetric):
         check_choice("population", self.population, POPULATIONS)
 
     # ------------------------------------------------------------------ main
-    def _compute(
+    def _compute(  # type: ignore[override]  # needs_generator: BaseMetric.compute passes `generator`
         self,
         real: pd.DataFrame,
         synthetic: pd.DataFrame,
@@ -191,7 +191,7 @@ class MiaPrivacyGain(BaseMetric):
                 gains[t].append(1.0 - (tp - fp))
                 rates[t].append((tp, fp))
 
-        per_target = {
+        per_target: dict[str, dict[str, Any]] = {
             str(t): {
                 "group": "outlier" if t in outliers else "random",
                 "pg_mean": float(np.mean(gains[t])),
