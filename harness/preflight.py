@@ -130,10 +130,10 @@ class JobComposer:
         for text, override in zip(overrides, parsed):
             merges = not override.is_delete() and isinstance(override.value(), dict)  # merged, not set
             if self._is_leaf(override.get_key_element()) and not merges:
-                leaves.append((text, override))
+                leaves.append(override)
             else:
                 structural.append(text)
-        signature = (tuple(structural), tuple(o.get_key_element() for _, o in leaves))
+        signature = (tuple(structural), tuple(o.get_key_element() for o in leaves))
         base = self._bases.get(signature)
         if base is None:
             base = self._bases[signature] = compose_job(overrides)
@@ -141,7 +141,7 @@ class JobComposer:
         cfg = copy.deepcopy(base)
         try:
             with open_dict(cfg):
-                for _, override in leaves:
+                for override in leaves:
                     key = override.get_key_element().lstrip("+~")
                     if override.is_delete():
                         parent, _, leaf = key.rpartition(".")
