@@ -92,7 +92,15 @@ def trial_config(
             f"suite {choices.get('suite')!r} has no metrics; expected suite.metrics.<name> entries"
         )
     runtime = dict(plain.get("runtime") or {})
-    known_runtime = {"timeout_s", "max_memory_mb", "start_method", "threads", "cache_dir", "use_cache"}
+    known_runtime = {
+        "timeout_s",
+        "max_memory_mb",
+        "start_method",
+        "threads",
+        "cache_dir",
+        "use_cache",
+        "calibrate",
+    }
     bad = sorted(set(runtime) - known_runtime)
     if bad:
         raise ConfigError(
@@ -123,6 +131,7 @@ def trial_config(
         cache_dir=cache_dir,
         use_cache=bool(runtime.get("use_cache", True)),
         base_dir=base_dir,
+        calibrate=bool(runtime.get("calibrate", True)),
     )
 
 

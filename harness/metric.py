@@ -9,7 +9,7 @@ output name is recorded as the result row's ``variant``).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
@@ -83,6 +83,11 @@ class BaseMetric(ParamsMixin):
         The metric attacks the generator itself (e.g. membership inference refits it on
         chosen training sets): ``compute`` must get a ``generator`` factory, which is then
         passed on to ``_compute`` as the keyword ``generator``.
+    ladder_exempt : mapping of str to str
+        Privacy metrics only: outputs (``fnmatch`` patterns of the output name; ``""`` is a
+        single-output metric's value, ``"*"`` every output) that cannot order the
+        known-leakage ladder (:mod:`harness.ladder`), each with the measured reason. The
+        report marks them; the ladder test checks every other output orders the ladder.
     """
 
     name: ClassVar[str] = ""
@@ -96,6 +101,7 @@ class BaseMetric(ParamsMixin):
     needs_control: ClassVar[bool] = False
     needs_test: ClassVar[bool] = False
     needs_generator: ClassVar[bool] = False
+    ladder_exempt: ClassVar[Mapping[str, str]] = {}
 
     def _validate_params(self) -> None:
         """Raise :class:`ConfigError` for impossible parameters (override in plugins)."""

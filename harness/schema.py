@@ -29,6 +29,8 @@ RESULT_COLUMNS: dict[str, str] = {
     "ci_low": "float64",
     "ci_high": "float64",
     "baseline": "float64",
+    "calib_raw": "float64",  # privacy metrics: the same metric on the raw training data (harness.calibration)
+    "calib_none": "float64",  # ... and on new individuals (a sample of the control split)
     "goal": "string",
     "target_value": "float64",
     "status": "string",  # ok | error | timeout | oom | skipped

@@ -24,6 +24,14 @@ import pandas as pd
 
 import harness
 from harness.cache import TrialCache, VariantCache, content_key
+from harness.calibration import (
+    CALIBRATION_VERSION,
+    Block,
+    Calibration,
+    CalibrationCache,
+    calibrate,
+    reference_releases,
+)
 from harness.datasets import LoadedDataset, load_dataset
 from harness.derived import complete, declared_rules, generator_view
 from harness.dtypes import conform
@@ -31,6 +39,7 @@ from harness.errors import ConfigError, IncomputableMetricError, InfeasibleConfi
 from harness.generator import BaseGenerator
 from harness.instantiate import GeneratorBuilder, build_generator, build_metric, split_config
 from harness.isolation import format_error, run_isolated
+from harness.ladder import exemption
 from harness.metric import BaseMetric, GeneratorFactory, MetricResult, as_outputs
 from harness.schema import to_results_frame
 from harness.seeding import derive_seed
@@ -78,6 +87,9 @@ class TrialConfig:
         Reuse cached variants and completed trials.
     base_dir : Path
         Where relative user data paths resolve.
+    calibrate : bool
+        Record each privacy metric's value on the raw data and on new individuals
+        (``calib_raw``, ``calib_none``; :mod:`harness.calibration`).
     """
 
     experiment: str
@@ -101,6 +113,7 @@ class TrialConfig:
     cache_dir: Path = Path("results/.cache")
     use_cache: bool = True
     base_dir: Path = Path(".")
+    calibrate: bool = True
 
     def validate(self) -> None:
         """Check the runtime parameters; raise :class:`ConfigError` naming the key."""
@@ -188,6 +201,7 @@ def prepare_trial(cfg: TrialConfig) -> PreparedTrial:
                 for (n, m), m_obj in zip(cfg.metrics.items(), metric_objects.values())
             },
             "experiment": cfg.experiment,
+            "calibration": CALIBRATION_VERSION if cfg.calibrate else None,
         }
     )
     return PreparedTrial(
@@ -361,6 +375,7 @@ def _fit_and_sample(
 def _metric_rows(p: PreparedTrial, variant: VariantOutcome) -> list[dict[str, Any]]:
     base = _base_row(p, variant)
     rows: list[dict[str, Any]] = []
+    calibrations = _Calibrator(p)
     for name, metric in p.metric_objects.items():
         common = {
             **base,
@@ -397,7 +412,11 @@ def _metric_rows(p: PreparedTrial, variant: VariantOutcome) -> list[dict[str, An
                          "metric_s": time.perf_counter() - start})  # fmt: skip
             continue
         elapsed = time.perf_counter() - start
+        calibration = calibrations.of(name, metric)
         for variant_name, result in outputs.items():
+            calib_raw, calib_none = (
+                (math.nan, math.nan) if calibration is None else calibration.for_variant(variant_name)
+            )
             rows.append(
                 {
                     **common,
@@ -407,14 +426,67 @@ def _metric_rows(p: PreparedTrial, variant: VariantOutcome) -> list[dict[str, An
                     "ci_low": result.ci_low,
                     "ci_high": result.ci_high,
                     "baseline": result.baseline,
-                    "details": canonical_json({**result.details, "seed": seed}),
+                    "details": canonical_json(
+                        {**result.details, "seed": seed, **_exempt(metric, variant_name)}
+                    ),
                     "status": "ok",
                     "error": "",
                     "metric_s": elapsed,
+                    "calib_raw": calib_raw,
+                    "calib_none": calib_none,
                 }
             )
     rows.extend(_cost_rows(base, variant))
     return rows
+
+
+def _exempt(metric: BaseMetric, variant: str) -> dict[str, str]:
+    """``{"ladder_exempt": reason}`` for an output documented not to order the leakage ladder."""
+    if metric.family != "privacy":
+        return {}
+    reason = exemption(variant, metric.ladder_exempt)
+    return {} if reason is None else {"ladder_exempt": reason}
+
+
+class _Calibrator:
+    """Reference values of a trial's privacy metrics (see :mod:`harness.calibration`).
+
+    The reference releases are built at most once per trial, and only when a metric's
+    calibration is not cached yet.
+    """
+
+    def __init__(self, p: PreparedTrial) -> None:
+        self.p = p
+        cfg = p.cfg
+        self.block = Block(
+            dataset_digest=p.loaded.digest,
+            max_rows=cfg.max_rows,
+            split=cfg.split.to_dict(),
+            split_seed=int(cfg.split_seed),
+            fold=int(cfg.fold),
+            qi_set=p.spec.qi_set_name,
+        )
+        self.cache = CalibrationCache(cfg.cache_dir) if cfg.use_cache else None
+        self.releases: dict[str, pd.DataFrame | None] | None = None
+
+    def of(self, name: str, metric: BaseMetric) -> Calibration | None:
+        """The calibration of one metric, or None where it does not apply."""
+        p = self.p
+        if not p.cfg.calibrate or metric.family != "privacy" or metric.needs_generator:
+            return None
+        target = str(split_config(p.cfg.metrics[name])[0])
+        with limit_threads(p.cfg.threads):
+            calibration = calibrate(
+                name, metric, target, block=self.block, train=p.train, control=p.control, test=p.test,
+                spec=p.spec, cache=self.cache, releases=self._releases,
+            )  # fmt: skip
+        return calibration
+
+    def _releases(self) -> dict[str, pd.DataFrame | None]:
+        if self.releases is None:
+            p = self.p
+            self.releases = reference_releases(p.train, p.control, p.spec, self.block)
+        return self.releases
 
 
 def _compute_metric(

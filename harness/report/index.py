@@ -27,7 +27,18 @@ from pathlib import Path
 import pandas as pd
 
 from harness.errors import ConfigError
+from harness.ladder import LADDER_TEXT, ladder_verdicts, verdict_table
 from harness.report import render
+from harness.report.calibration import (
+    exempt_note,
+    has_calibration,
+    ladder_display,
+    ladder_exemptions,
+    leakage_display,
+    leakage_table,
+    mark_exempt,
+    with_reference_rows,
+)
 from harness.report.comparisons import (
     ComparisonTable,
     TableSkipped,
@@ -148,6 +159,7 @@ def build_report(
     blocks: list[Block] = [Heading(title, level=1)]
     blocks += _overview(frame, writer)
     blocks += _summaries(frame, writer)
+    blocks += _calibration(frame, writer)
     comparison_blocks, computed = _comparisons(frame, resolved, writer)
     blocks += comparison_blocks
     blocks += _failures(frame, writer)
@@ -211,15 +223,59 @@ def _summaries(frame: pd.DataFrame, writer: TableWriter) -> list[Block]:
             "variant, failures included."
         )
     )
+    exempt = ladder_exemptions(frame)
     for family in families:
         summary = summary_table(frame, [family])
         if not summary_columns(summary):
             continue
+        note = None
+        if family == "privacy" and has_calibration(frame):
+            summary = with_reference_rows(summary, frame)
+            note = (
+                "Reference rows: the same metric, on the same data, split and QI set, for the raw training data "
+                "(the most a release can leak) and for new individuals (a sample of the control split: no record "
+                "of the training data leaks). A metric's range on this table lies between them."
+            )
         display = summary_display(summary, info)
+        if family == "privacy" and exempt:
+            display = mark_exempt(display, exempt)
+            note = " ".join(t for t in (note, exempt_note(exempt)) if t)
         caption = f"{family.capitalize()} metrics"
         files = writer.write(display, summary, f"summary_{family}", caption)
-        blocks.append(TableBlock(display, caption, files))
+        blocks.append(TableBlock(display, caption, files, note))
     writer.write(summary_display(everything, info), everything, "summary", "All metrics")
+    return blocks
+
+
+def _calibration(frame: pd.DataFrame, writer: TableWriter) -> list[Block]:
+    blocks: list[Block] = []
+    if has_calibration(frame):
+        table = leakage_table(frame)
+        exempt = ladder_exemptions(frame)
+        display = leakage_display(table, exempt)
+        caption = "Leakage index: each release placed between new individuals (0) and the raw data (1)"
+        files = writer.write(display, table, "leakage_index", caption)
+        note = (
+            "L = (risk − risk of new individuals) / (risk of the raw data − risk of new individuals), per block, "
+            "averaged; risk is the metric value oriented so that larger is riskier. 0: the metric sees no more "
+            "than it sees in new individuals (values below 0 are shown as 0); 1: as much as in the raw data. – : "
+            "the two references do not differ (the metric cannot tell raw data from new individuals on this table) "
+            "or the output has no direction."
+        )
+        if exempt:
+            note += " " + exempt_note(exempt)
+        blocks += [Heading("Privacy calibration"), TableBlock(display, caption, files, note)]
+    verdicts = ladder_verdicts(frame)
+    if verdicts:
+        table = verdict_table(verdicts)
+        display = ladder_display(table)
+        caption = "Known-leakage ladder: does each privacy metric rate releases of known leakage in order?"
+        files = writer.write(display, table, "leakage_ladder", caption)
+        blocks += [
+            Heading("Known-leakage ladder"),
+            Paragraph(LADDER_TEXT),
+            TableBlock(display, caption, files),
+        ]
     return blocks
 
 

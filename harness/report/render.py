@@ -32,6 +32,7 @@ _LATEX_CHARS: dict[str, str] = {
     "…": r"\ldots{}",
     "≥": r"$\geq$",
     "≤": r"$\leq$",
+    "†": r"\dag{}",
 }
 
 
