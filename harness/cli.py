@@ -334,7 +334,7 @@ def _print_checks(experiment: str, checks: list[Any]) -> int:
 
 
 def _reproduction_report(args: argparse.Namespace) -> int:
-    from harness.reproduction.document import build_document, newest_runs, read_run
+    from harness.reproduction.document import build_document, committed_runs, newest_runs, read_run
     from harness.reproduction.plan import reproduction_names
     from harness.reproduction.runner import results_root
 
@@ -342,8 +342,13 @@ def _reproduction_report(args: argparse.Namespace) -> int:
         runs = [read_run(d) for d in args.run_dirs]
     else:
         runs = newest_runs(results_root(Path.cwd()), reproduction_names())
-    path = build_document(runs, args.output)
-    print(f"reproduction report: {path} ({len(runs)} run(s))")
+    kept = committed_runs(args.output, reproduction_names(), runs)
+    path = build_document([*runs, *kept], args.output)
+    print(
+        f"reproduction report: {path} ({len(runs)} run(s)"
+        + (f", {len(kept)} kept from the committed report" if kept else "")
+        + ")"
+    )
     return 0
 
 

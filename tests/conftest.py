@@ -29,6 +29,11 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 @pytest.fixture
 def privbench(tmp_path: Path) -> Runner:
     """Run ``privbench ARGS`` in ``tmp_path`` with its own results and cache directories."""
+    return privbench_runner(tmp_path)
+
+
+def privbench_runner(tmp_path: Path) -> Runner:
+    """A runner of ``privbench ARGS`` in ``tmp_path`` (for module-scoped fixtures too)."""
     env = {
         **os.environ,
         "PRIVBENCH_RESULTS_DIR": str(tmp_path / "results"),

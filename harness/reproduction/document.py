@@ -36,6 +36,8 @@ class RunChecks:
 
     run_dir: Path
     data: dict[str, Any]
+    committed: Path | None = None
+    """Set when the run is only known from an earlier report's copy (``<out>/<experiment>/<profile>``)."""
 
     @property
     def experiment(self) -> str:
@@ -84,6 +86,32 @@ def newest_runs(results_dir: Path, experiments: Sequence[str]) -> list[RunChecks
     return list(found.values())
 
 
+def committed_runs(
+    out_dir: Path, experiments: Sequence[str], present: Sequence[RunChecks]
+) -> list[RunChecks]:
+    """Runs of an earlier document kept where this machine has no newer run of the same profile.
+
+    A reproduction run lives in an ignored ``results/<experiment>/<timestamp>/`` directory; only
+    its checks, tables and figures are committed under ``<out>/<experiment>/<profile>/``. A
+    long protocol run made in an earlier session (or on a cluster) is therefore kept from that
+    copy, unchanged and labelled as such, instead of disappearing from the regenerated document.
+    """
+    have = {(r.experiment, r.profile) for r in present}
+    kept: list[RunChecks] = []
+    for experiment in experiments:
+        for path in sorted((Path(out_dir) / experiment).glob(f"*/{CHECKS_FILE}")):
+            try:
+                data = json.loads(path.read_text())
+            except (OSError, json.JSONDecodeError):
+                continue
+            if not isinstance(data, dict) or (data.get("experiment"), data.get("profile")) in have:
+                continue
+            if "experiment" not in data or "checks" not in data:
+                continue
+            kept.append(RunChecks(Path(str(data.get("run_dir", path.parent))), data, committed=path.parent))
+    return kept
+
+
 def build_document(runs: Sequence[RunChecks], out_dir: Path, *, regenerate: str = REGENERATE) -> Path:
     """Copy each run's outputs under ``out_dir`` and write ``out_dir/REPRODUCTION.md``.
 
@@ -123,6 +151,10 @@ def build_document(runs: Sequence[RunChecks], out_dir: Path, *, regenerate: str 
 
 
 def _copy_outputs(run: RunChecks, target: Path) -> None:
+    if run.committed is not None:
+        if Path(run.committed).resolve() != Path(target).resolve():
+            shutil.copytree(run.committed, target, dirs_exist_ok=True)
+        return  # kept as committed
     if target.exists():
         shutil.rmtree(target)
     source = run.run_dir / "reproduction"
@@ -204,8 +236,10 @@ def _profile_block(experiment: str, run: RunChecks) -> list[str]:
     ]
     if data.get("profile_description"):
         lines += [str(data["profile_description"]), ""]
+    kept = " (kept from the committed report: no newer run of this profile on the machine that wrote it)"
     lines += [
-        f"Run `{_display_path(run.run_dir)}`: {cost.get('trials', 0)} trials, statuses "
+        f"Run `{_display_path(run.run_dir)}`{kept if run.committed is not None else ''}: "
+        f"{cost.get('trials', 0)} trials, statuses "
         f"{_statuses(cost.get('statuses', {}))}, wall clock {_duration(cost.get('wall_seconds'))} "
         f"(fit {_duration(cost.get('fit_seconds'))}, sample {_duration(cost.get('sample_seconds'))}, metrics "
         f"{_duration(cost.get('metric_seconds'))}) on {machine.get('cpu', '?')}, {machine.get('cores', '?')} cores, "
@@ -298,4 +332,4 @@ def _display_path(path: Path) -> str:
         return str(Path(*parts[parts.index("results") :])) if "results" in parts else str(path)
 
 
-__all__ = ["DOCUMENT", "RunChecks", "build_document", "newest_runs", "read_run"]
+__all__ = ["DOCUMENT", "RunChecks", "build_document", "committed_runs", "newest_runs", "read_run"]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import shutil
 from pathlib import Path
 
 import pandas as pd
@@ -20,7 +21,7 @@ from harness.reproduction import (
     within,
 )
 from harness.reproduction.checks import Check
-from harness.reproduction.document import build_document, newest_runs, read_run
+from harness.reproduction.document import build_document, committed_runs, newest_runs, read_run
 from harness.reproduction.plan import ReproductionPlan, Sweep
 from harness.reproduction.runner import count_jobs
 from harness.reproduction.view import ReproductionRun
@@ -241,6 +242,26 @@ def test_document_lists_checks_verdicts_and_copies_outputs(tmp_path: Path) -> No
     assert (tmp_path / "out" / "data_anonymizer_2023" / "quick" / "tables" / "t.md").is_file()
     copied = json.loads((tmp_path / "out" / "data_anonymizer_2023" / "quick" / "checks.json").read_text())
     assert len(copied["checks"]) == 3
+
+
+def test_committed_runs_are_kept_where_no_newer_run_exists(tmp_path: Path) -> None:
+    checks = [exact("k", "k formula", "45", 45, 45)]
+    paper = _fake_run(tmp_path / "results", "data_anonymizer_2023", "2026-01-01_00-00-00", "paper", checks)
+    out = tmp_path / "out"
+    build_document(newest_runs(tmp_path / "results", ["data_anonymizer_2023"]), out)
+    shutil.rmtree(paper)  # the paper run's directory is gone (another session, a cluster)
+    quick = _fake_run(tmp_path / "results", "data_anonymizer_2023", "2026-01-02_00-00-00", "quick", checks)
+    runs = newest_runs(tmp_path / "results", ["data_anonymizer_2023"])
+    kept = committed_runs(out, ["data_anonymizer_2023"], runs)
+    assert [r.profile for r in runs] == ["quick"] and [r.profile for r in kept] == ["paper"]
+    text = build_document([*runs, *kept], out).read_text()
+    assert "### Profile `paper`" in text and "kept from the committed report" in text
+    assert (out / "data_anonymizer_2023" / "paper" / "tables" / "t.md").is_file()
+    assert (out / "data_anonymizer_2023" / "quick" / "checks.json").is_file() and quick.is_dir()
+    # a newer local run of the same profile replaces the committed one
+    _fake_run(tmp_path / "results", "data_anonymizer_2023", "2026-01-03_00-00-00", "paper", checks)
+    runs = newest_runs(tmp_path / "results", ["data_anonymizer_2023"])
+    assert committed_runs(out, ["data_anonymizer_2023"], runs) == []
 
 
 def test_document_without_runs_and_unreadable_checks_fail_clearly(tmp_path: Path) -> None:
