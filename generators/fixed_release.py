@@ -6,16 +6,25 @@ perturbation baseline) need those files to be releases of a generator, so that e
 runs on them exactly as on our own generators' output (DESIGN.md: one trial = one release).
 This generator ignores the training rows except for checking that the file belongs to the
 dataset; it reads the file, conforms it to the dataset spec and releases it unchanged.
+
+Integer codes written as floats are the same codes: many published files (the NIST CRC
+releases of sdcMicro, for one) write ``2.0`` where the data has ``2``. In a categorical or
+ordinal column whose training values are integer codes (with or without text tokens such as
+ACS's ``N``) such a value is released as ``2``; integer columns already parse ``2.0`` as 2. A
+non-integral number in such a coded column (``2.5``) is a one-line :class:`DataError` naming
+the file, the column and the value.
 """
 
 from __future__ import annotations
 
 import hashlib
+import math
 import re
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, ClassVar
 
+import numpy as np
 import pandas as pd
 
 from harness.datasets.paths import resolve_path
@@ -25,10 +34,12 @@ from harness.dtypes import conform
 from harness.errors import ConfigError, DataError
 from harness.generator import BaseGenerator, GeneratorInfo
 from harness.params import check_choice
-from harness.spec import NUMERIC_KINDS, DatasetSpec
+from harness.spec import CATEGORICAL_KINDS, NUMERIC_KINDS, DatasetSpec
 
 UNSEEN_MODES: tuple[str, ...] = ("error", "keep")
 SHA256_PATTERN = re.compile(r"[0-9a-f]{64}")
+FLOAT_WRITTEN = re.compile(r"[+-]?(\d+\.\d*|\.\d+)([eE][+-]?\d+)?|[+-]?\d+[eE][+-]?\d+")
+"""A number written with a decimal point or an exponent (``2.0``, ``2.``, ``2.5``, ``2e0``)."""
 MAX_SHOWN = 5
 EXAMPLE = "fixed_release_examples/adult_common_rows.csv.gz"
 """Default ``path``: 20 Adult rows whose categories are each column's most frequent ones."""
@@ -137,6 +148,7 @@ class FixedRelease(BaseGenerator):
                 f"{self.spec_.name!r}; it has {', '.join(map(str, cells.columns))}"
             )
         self.dropped_columns_ = [str(c) for c in cells.columns if c not in set(columns)]
+        cells = _integer_codes(cells, self.spec_, train, where=str(path))
         self.release_ = conform(_numbers_as_float(cells, self.spec_), self.spec_, where=str(path))
         self._check_categories(train, path)
 
@@ -189,6 +201,59 @@ class FixedRelease(BaseGenerator):
                     f"{path}: column {col!r} holds categories absent from the training split ({shown}); "
                     "the file is not a release of this split, or set unseen_categories: keep"
                 )
+
+
+def _integer_codes(
+    cells: pd.DataFrame, spec: DatasetSpec, train: pd.DataFrame, *, where: str
+) -> pd.DataFrame:
+    """Float-written integer codes (``"2.0"``, ``2.0``) as ``"2"`` in the categorical and
+    ordinal columns whose training values are integer codes; a non-integral number there is a
+    :class:`DataError` naming ``where``, the column and the value."""
+    out = cells.copy()
+    for col in spec.table_columns:
+        if (
+            spec.kind(col) not in CATEGORICAL_KINDS
+            or col not in train.columns
+            or not _integer_coded(train[col])
+        ):
+            continue
+        values = out[col]
+        present = values.notna().to_numpy()
+        if not present.any():
+            continue
+        codes, uniques = pd.factorize(values[present])
+        fixed = np.asarray([_code_text(v, col, where) for v in uniques], dtype=object)[codes]
+        out[col] = values.astype(object).where(~present, pd.Series(fixed, index=values.index[present]))
+    return out
+
+
+def _integer_coded(train: pd.Series) -> bool:
+    """Training values that are integer codes, text tokens allowed (``["1", "2", "N"]``)."""
+    labels = pd.Series(train.dropna().astype(str).unique(), dtype=object)
+    if labels.empty:
+        return False
+    integer = labels.str.fullmatch(r"[+-]?\d+")
+    numeric = pd.to_numeric(labels, errors="coerce").notna()
+    return bool(integer.any()) and not bool((numeric & ~integer).any())
+
+
+def _code_text(value: object, column: str, where: str) -> object:
+    """One code as text: integral numbers as integers, other text unchanged."""
+    if isinstance(value, (int, np.integer)):
+        return str(int(value))
+    if isinstance(value, (float, np.floating)):
+        number = float(value)
+    else:
+        text = str(value).strip()
+        if FLOAT_WRITTEN.fullmatch(text) is None:
+            return value
+        number = float(text)
+    if not math.isfinite(number) or not number.is_integer():
+        raise DataError(
+            f"{where}: column {column!r} holds {value!r} where an integer code is expected "
+            "(the column's training values are integer codes)"
+        )
+    return str(int(number))
 
 
 def _numbers_as_float(cells: pd.DataFrame, spec: DatasetSpec) -> pd.DataFrame:

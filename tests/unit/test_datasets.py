@@ -53,6 +53,8 @@ EXPECTED: dict[str, tuple[int, int, int | None]] = {
     "loan": (5_000, 13, None),
     "magic": (19_020, 11, None),
     "nist_acs_national2019": (27_253, 24, None),
+    "nist_acs_ma2019": (7_634, 24, None),
+    "nist_acs_tx2019": (9_276, 24, None),
     "nist_acs_national2019_core": (27_253, 11, None),
     "occupancy": (20_560, 6, 12_417),
     "robin_hood_simulation": (100_000, 4, None),

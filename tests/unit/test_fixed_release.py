@@ -140,3 +140,69 @@ def test_missing_file_at_fit_and_bad_content_are_one_line_data_errors(tmp_path: 
     gone.unlink()
     with pytest.raises(ConfigError, match="not found"):
         generator.fit(TRAIN, SPEC, seed=0)
+
+
+CODES = DatasetSpec.from_dict(
+    {
+        "name": "codes",
+        "columns": {
+            "n": "integer",
+            "c": "categorical",
+            "o": "ordinal",
+            "w": "categorical",
+            "z": "categorical",
+        },
+        "source": {"kind": "path", "path": "unused.csv"},
+    }
+)
+CODES_TRAIN = pd.DataFrame(
+    {"n": [1, 2, 3], "c": ["1", "2", "N"], "o": ["0", "1", "2"], "w": ["a", "b", "a"], "z": ["1.5", "2", "2"]}
+)
+# c: integer codes with the text token N; o: integer codes; w: text; z: not integer codes ("1.5")
+
+
+def test_integer_codes_written_as_floats_are_the_codes(tmp_path: Path) -> None:
+    path = _write(tmp_path, "n,c,o,w,z\n2.0,1.0,2.00,a,2\n3,N,0,b,1.5\n1.0,2,1.,a,2\n")
+    out = FixedRelease(path=str(path)).fit(CODES_TRAIN, CODES, seed=0).sample()
+    expected = pd.DataFrame(
+        {
+            "n": [2, 3, 1],
+            "c": ["1", "N", "2"],
+            "o": ["2", "0", "1"],
+            "w": ["a", "b", "a"],
+            "z": ["2", "1.5", "2"],
+        }
+    ).astype({"c": object, "o": object, "w": object, "z": object})
+    pd.testing.assert_frame_equal(out, expected)
+    # the same codes as floats in parquet
+    pq = tmp_path / "release.parquet"
+    pd.DataFrame({"n": [2.0], "c": [1.0], "o": [2.0], "w": ["a"], "z": ["2"]}).to_parquet(pq)
+    out = FixedRelease(path=str(pq)).fit(CODES_TRAIN, CODES, seed=0).sample()
+    assert out.iloc[0].tolist() == [2, "1", "2", "a", "2"]
+
+
+def test_a_non_integral_code_is_a_one_line_error(tmp_path: Path) -> None:
+    path = _write(tmp_path, "n,c,o,w,z\n2,1.5,2,a,2\n")
+    with pytest.raises(DataError) as info:
+        FixedRelease(path=str(path), unseen_categories="keep").fit(CODES_TRAIN, CODES, seed=0)
+    message = str(info.value)
+    assert message.startswith(f"{path}: column 'c' holds '1.5' where an integer code is expected")
+    assert "\n" not in message
+    path = _write(tmp_path, "n,c,o,w,z\n2,1,2e-1,a,2\n", "exp.csv")
+    with pytest.raises(DataError, match=r"column 'o' holds '2e-1' where an integer code is expected"):
+        FixedRelease(path=str(path)).fit(CODES_TRAIN, CODES, seed=0)
+
+
+def test_an_acs_release_with_float_codes_is_the_data(tmp_path: Path) -> None:
+    acs = load_dataset(load_spec("nist_acs_ma2019"))
+    rows = acs.frame.head(40)
+    text = rows.copy()
+    for col in acs.spec.categorical_columns:
+        if col != "PUMA":
+            text[col] = text[col].map(lambda v: v if v == "N" else f"{v}.0")  # as sdcMicro writes them
+    text["PINCP"] = text["PINCP"].map(lambda v: "N" if pd.isna(v) else f"{v:.1f}")
+    text["POVPIP"] = text["POVPIP"].map(lambda v: "N" if pd.isna(v) else f"{v:.1f}")
+    path = tmp_path / "kanon.csv"
+    text.to_csv(path, index=False)
+    out = FixedRelease(path=str(path)).fit(acs.frame, acs.spec, seed=0).sample()
+    pd.testing.assert_frame_equal(out, rows.reset_index(drop=True), check_dtype=False)

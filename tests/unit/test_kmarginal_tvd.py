@@ -46,9 +46,6 @@ def test_two_way_marginal_by_hand() -> None:
     out = KMarginalTVD(k=2, bins=2, top_categories=1).compute(REAL, SYN, SPEC)
     # T cells (0,a) .5, (1,o) .5; S cells (0,a), (0,o), (1,o), (other,a) .25 each -> TVD .5
     assert out["tvd"].value == pytest.approx(0.5, abs=1e-15)
-    sdnist = KMarginalTVD(variant="sdnist", k=2, bins=2, top_categories=1).compute(REAL, SYN, SPEC)
-    assert sdnist["score"].value == pytest.approx(500.0, abs=1e-12)
-    assert sdnist["score"].goal == "maximise"
 
 
 def test_identical_data_is_perfect_and_holdout_gives_the_ratio() -> None:
@@ -60,16 +57,12 @@ def test_identical_data_is_perfect_and_holdout_gives_the_ratio() -> None:
     assert set(without_control) == {"tvd"} and without_control["tvd"].baseline is None
 
 
-def test_sdnist_samples_marginals_with_the_seed() -> None:
-    spec = DatasetSpec(name="wide", columns=tuple(ColumnSpec(f"c{i}", "categorical") for i in range(6)))
-    frame = pd.DataFrame({f"c{i}": list("abcabcab") for i in range(6)})
-    other = frame.sample(frac=1.0, random_state=0).reset_index(drop=True)
-    metric = KMarginalTVD(variant="sdnist", n_marginals=5)
-    a = metric.compute(frame, other, spec, seed=1)["score"]
-    b = metric.compute(frame, other, spec, seed=1)["score"]
-    assert a.value == b.value
-    assert a.details["n_marginals"] == 5 and a.details["n_marginals_total"] == 20
-    assert metric.compute(frame, frame.copy(), spec, seed=1)["score"].value == 1000.0
+def test_the_removed_sdnist_variant_names_its_replacement() -> None:
+    with pytest.raises(ConfigError, match="`variant: sdnist` was removed.*metric sdnist_kmarginal") as err:
+        KMarginalTVD(variant="sdnist").validate_params()
+    assert "\n" not in str(err.value)
+    with pytest.raises(ConfigError, match="metric sdnist_kmarginal"):
+        KMarginalTVD(variant="sdnist").compute(REAL, SYN, SPEC)
 
 
 def test_too_few_columns_is_incomputable() -> None:
@@ -110,7 +103,6 @@ def test_platzer_reproduces_the_reference_tvd(platzer, name: str) -> None:
         ({"k": 0}, "`k` must be an integer >= 1"),
         ({"bins": 2.5}, "`bins` must be an integer >= 1"),
         ({"top_categories": 0}, "`top_categories` must be null or an integer >= 1"),
-        ({"n_marginals": None}, "`n_marginals` must be an integer >= 1"),
     ],
 )
 def test_bad_params_are_one_line_config_errors(params, match: str) -> None:
@@ -125,7 +117,6 @@ def test_built_from_yaml() -> None:
         "k": 3,
         "bins": 5,
         "top_categories": 5,
-        "n_marginals": 100,
     }
 
 
