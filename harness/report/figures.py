@@ -39,7 +39,7 @@ PRIVACY_DEFAULTS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("anonymeter_linkability", ("risk",)),
     ("anonymeter_singling_out", ("risk", "multivariate", "univariate")),
     ("anonymeter_inference", ("risk", "max")),
-    ("dcr_share", ()),
+    ("dcr_share", ("share",)),
     ("dcr_nndr", ("dcr_mean", "nndr_mean")),
 )
 UTILITY_DEFAULTS: tuple[tuple[str, tuple[str, ...]], ...] = (
