@@ -5,7 +5,9 @@
 from the :class:`DatasetSpec`, the missing-value policy, the budget split and the conversion
 back to the spec's dtypes. :class:`Dpgan`, :class:`Pategan`, :class:`Mst` and :class:`Aim` own only
 their parameters and the call of the library model. ``smartnoise-synth`` (with opendp, opacus,
-torch, mbi and jax) is the optional extra ``privbench[dp]``; it is imported in ``fit``.
+torch, mbi and jax) is the optional extra ``privbench[dp]``; it is imported in ``fit``. The
+transformer is built in :mod:`generators.dp_transform`, the public domain of ``strict`` mode
+comes from :mod:`generators.dp_domain`.
 
 How ε is spent
 --------------
@@ -47,24 +49,47 @@ The configured ``epsilon`` is the **total** budget of a fit. It is split in two:
     1..``moment_orders`` (library: 100), so budgets below log(1/δ) / ``moment_orders`` are
     infeasible (:class:`InfeasibleConfigError`, trial skipped).
 
-``info().formal_dp`` is ``{"epsilon": ε total, "delta": δ, "unit": "original_records"}``;
-``details()["budget"]`` records the split (preprocessor total and per column, synthesizer) and
-the spent values the libraries report. ``epsilon: null`` ("privacy off") is refused: none of the
-four smartnoise models has a non-private mode (use a large ε instead).
+Neighbouring relation: all four are calibrated for **add/remove** neighbours (marginals with L2
+sensitivity 1 and exponential-mechanism scores of sensitivity 1 in MST / AIM; DP-SGD's
+subsampled Gaussian; one teacher per record in PATE). The record count n is treated as public:
+MST / AIM estimate with the exact total, δ defaults to 1/n² (GANs), the batch size, sampling
+rate and number of teachers depend on n, and the release has n rows unless ``n_rows`` is set.
 
-What the DP claim does not cover (recorded in ``details()["dp_caveats"]``)
--------------------------------------------------------------------------
-* **Numeric bounds.** The schema declares no bounds, so bounds come, per numeric column, from
-  the ``bounds`` parameter (public, costs nothing), else — with ``preprocessor_eps > 0`` — from
-  smartnoise's DP estimate, else (the default, ``preprocessor_eps: 0``) from the training
-  minimum and maximum: then "bounds learned from data: DP claim excludes bounds". Values outside
-  the bounds are clamped by smartnoise; numeric output always lies within them. A column with
-  lower == upper gets upper = lower + 1.
+``info().formal_dp`` is ``{"epsilon": ε total, "delta": δ, "unit": "original_records",
+"neighbours": "add_remove", "end_to_end": bool}`` plus ``reason`` when ``end_to_end`` is false:
+the guarantee covers the whole fit only in ``strict`` mode (and never for ``pategan``, whose
+accountant is data-dependent). ``details()["budget"]`` records the split (preprocessor total and
+per column, synthesizer) and the spent values the libraries report. ``epsilon: null`` ("privacy
+off") is refused: none of the four smartnoise models has a non-private mode (use a large ε).
+
+Strict mode (``strict: true``)
+------------------------------
+Every piece of the domain comes from the dataset spec (:mod:`generators.dp_domain`): numeric
+bounds from the columns' ``bounds`` (the ``bounds`` parameter, also public, may override them;
+no preprocessor ε is spent), categorical levels from ``domain`` / ``categories`` (levels absent
+from training may be released), and whether a column is nullable (a label level / null flag)
+from ``nullable``. Training values outside the bounds are clamped; categories outside the public
+levels and missing values in columns not declared nullable are a :class:`DataError`;
+``missing: impute`` is refused (data-dependent). A spec column without its public domain is a
+one-line :class:`ConfigError` (``validate_spec``). The GANs cannot model nullable numeric columns
+(refused at validation). Outside the domain, strict mode changes nothing: the mechanisms, n as
+public, DPGAN's accountant (it assumes Poisson sampling; the batches are shuffled fixed-size
+batches) and PATE-GAN's data-dependent accountant remain as described.
+
+What the DP claim does not cover without ``strict`` (``details()["dp_caveats"]``, ``formal_dp["reason"]``)
+---------------------------------------------------------------------------------------------
+* **Numeric bounds.** Bounds come, per numeric column, from the ``bounds`` parameter (public,
+  costs nothing), else — with ``preprocessor_eps > 0`` — from smartnoise's DP estimate, else
+  (the default, ``preprocessor_eps: 0``) from the training minimum and maximum: then "bounds
+  learned from data: DP claim excludes bounds". Values outside the bounds are clamped by
+  smartnoise; numeric output always lies within them. A column with lower == upper gets
+  upper = lower + 1.
 * **Category domains.** Each categorical column's levels are the levels observed in the training
   split (as smartnoise's own ``LabelTransformer`` does; the harness also requires that no unseen
   category is released), and so is whether a column has missing values. The claim assumes
   these domains are public.
-* ``missing: impute`` uses the training median / mode (not private).
+* ``missing: impute`` uses the training median / mode (not private; ``details()["imputed"]``
+  records them).
 * ``pategan``: the moments accountant is data-dependent (as in PATE-GAN); the spent ε it reports
   is itself not released privately.
 
@@ -77,7 +102,9 @@ midpoints (smartnoise), integers then rounded half to even. ``dpgan`` / ``patega
 ``gan``): categorical → label + one-hot; numeric → ``MinMaxTransformer`` to [−1, 1] (output is
 clipped to the bounds by its inverse). Datetime columns are modelled as numbers
 (nanoseconds since the epoch). Transformers whose bounds are known are fitted on the domain
-(never on the data) before the library sees them, so smartnoise does not refit them.
+(never on the data) before the library sees them, so smartnoise does not refit them. In
+``strict`` mode integer bins derive from the public bounds, so the encoded domain (and AIM's
+``rounds`` check) does not depend on the data.
 
 Missing values (``missing``)
 ----------------------------
@@ -105,7 +132,6 @@ thread count the output is bit-identical.
 from __future__ import annotations
 
 import contextlib
-import importlib
 import io
 import math
 import warnings
@@ -116,6 +142,18 @@ from unittest import mock
 import numpy as np
 import pandas as pd
 
+from generators.dp_domain import (
+    DOMAIN_FROM_DATA,
+    DP_UNIT,
+    N_PUBLIC_CAVEAT,
+    check_public_domain,
+    fit_to_domain,
+    formal_dp_record,
+    public_domain,
+    widen_categories,
+)
+from generators.dp_transform import build_transformer, numeric_bounds, numeric_columns
+from generators.dp_transform import import_optional as _import
 from harness.errors import ConfigError, DataError, InfeasibleConfigError, PrivbenchError
 from harness.generator import BaseGenerator, GeneratorInfo
 from harness.params import check_bool, check_choice, check_int
@@ -123,7 +161,8 @@ from harness.seeding import derive_seed, seed_everything
 from harness.spec import DatasetSpec
 
 MISSING_POLICIES: tuple[str, ...] = ("model", "impute", "refuse")
-DP_UNIT = "original_records"
+NEIGHBOURS = "add_remove"
+"""The relation all four are calibrated for (unit-sensitivity marginals, DP-SGD, PATE)."""
 DPGAN_NOISE_MULTIPLIER = 3.5
 """Fixed in ``snsynth.pytorch.nn.dpgan.DPGAN.train`` (with clipping norm 1.0)."""
 DPGAN_ALPHAS: tuple[float, ...] = tuple([1 + x / 10.0 for x in range(1, 100)] + list(range(12, 64)))
@@ -131,15 +170,22 @@ DPGAN_ALPHAS: tuple[float, ...] = tuple([1 + x / 10.0 for x in range(1, 100)] + 
 PATE_LAP_SCALE = 1e-3
 """``noise_multiplier`` of ``snsynth.pytorch.nn.pategan.PATEGAN.train`` (Laplace scale 1/1e-3)."""
 BOUNDS_CAVEAT = "bounds learned from data: DP claim excludes bounds"
+LEVELS_CAVEAT = "category domains (levels, presence of missing values) read from the training data"
+IMPUTE_CAVEAT = "imputation values (median / mode) computed from the training data"
+PATE_CAVEAT = "PATE moments accountant is data-dependent (the reported spent epsilon is not private)"
 
-
-def _import(module: str) -> Any:
-    try:
-        return importlib.import_module(module)
-    except ImportError as exc:
-        raise ConfigError(
-            f"the smartnoise generators need the optional extra: install privbench[dp] (smartnoise-synth); {exc}"
-        ) from None
+__all__ = [
+    "BOUNDS_CAVEAT",
+    "Aim",
+    "Dpgan",
+    "Mst",
+    "Pategan",
+    "SmartnoiseGenerator",
+    "build_transformer",
+    "dpgan_epochs",
+    "dpgan_epsilon",
+    "numeric_bounds",
+]
 
 
 def _check_number(name: str, value: Any, *, positive: bool) -> None:
@@ -152,110 +198,6 @@ def _check_number(name: str, value: Any, *, positive: bool) -> None:
 def _first_line(exc: BaseException) -> str:
     text = str(exc).strip()
     return text.splitlines()[0] if text else type(exc).__name__
-
-
-# ====================================================================== domain / transformer
-def numeric_bounds(
-    spec: DatasetSpec,
-    train: pd.DataFrame,
-    bounds: Mapping[str, Any] | None,
-    *,
-    estimate_with_dp: bool,
-) -> dict[str, dict[str, Any]]:
-    """Bounds of every numeric column and where they come from.
-
-    Parameters
-    ----------
-    spec : DatasetSpec
-    train : DataFrame
-        The training table, numeric columns as floats (datetime as nanoseconds).
-    bounds : mapping, optional
-        Public bounds ``{column: [lower, upper]}`` from the config (source ``"config"``).
-    estimate_with_dp : bool
-        Columns without public bounds get ``lower = upper = None`` (source ``"dp"``: smartnoise
-        estimates them with the preprocessor budget) instead of the training min / max (source
-        ``"data"``).
-
-    Returns
-    -------
-    dict
-        ``{column: {"lower": float | None, "upper": float | None, "source": str}}``.
-    """
-    out: dict[str, dict[str, Any]] = {}
-    for col in _numeric_columns(spec):
-        if bounds is not None and col in bounds:
-            lo, hi = (float(v) for v in bounds[col])
-            out[col] = {"lower": lo, "upper": hi, "source": "config"}
-        elif estimate_with_dp:
-            out[col] = {"lower": None, "upper": None, "source": "dp"}
-        else:
-            values = train[col].dropna()
-            lo = float(values.min()) if len(values) else 0.0
-            hi = float(values.max()) if len(values) else 1.0
-            out[col] = {"lower": lo, "upper": hi if hi > lo else lo + 1.0, "source": "data"}
-    return out
-
-
-def _numeric_columns(spec: DatasetSpec) -> list[str]:
-    return [c for c in spec.table_columns if spec.kind(c) in ("continuous", "integer", "datetime")]
-
-
-def build_transformer(
-    spec: DatasetSpec,
-    train: pd.DataFrame,
-    *,
-    style: str,
-    bounds: Mapping[str, Mapping[str, Any]],
-    n_bins: int = 20,
-) -> Any:
-    """The smartnoise ``TableTransformer`` of the spec's table columns.
-
-    Transformers whose domain is known (categorical levels observed in ``train``, numeric
-    columns with both bounds) are fitted here on the domain alone, so fitting them spends no ε;
-    numeric columns with ``lower is None`` are left for smartnoise to fit with its preprocessor
-    budget.
-
-    Parameters
-    ----------
-    spec : DatasetSpec
-    train : DataFrame
-        Training table as passed to the library (categorical values str or None).
-    style : {"cube", "gan"}
-        ``cube``: labels and bins (MST, AIM); ``gan``: one-hot and min-max scaling (GANs).
-    bounds : mapping
-        Output of :func:`numeric_bounds`.
-    n_bins : int
-        Bins of numeric columns in ``cube`` style.
-
-    Returns
-    -------
-    snsynth.transform.TableTransformer
-    """
-    tf = _import("snsynth.transform")
-    columns = []
-    for col in spec.table_columns:
-        nullable = bool(train[col].isna().any())
-        if col in bounds:
-            b = bounds[col]
-            lo, hi = b["lower"], b["upper"]
-            if style == "cube":
-                bins = n_bins
-                if lo is not None and spec.kind(col) == "integer":
-                    bins = max(1, min(n_bins, int(math.floor(hi) - math.ceil(lo)) + 1))
-                t = tf.BinTransformer(bins=bins, lower=lo, upper=hi, nullable=nullable)
-            else:
-                t = tf.MinMaxTransformer(lower=lo, upper=hi, negative=True, nullable=nullable)
-            if lo is not None:
-                t.fit([])  # bounds given: no data, no ε
-        else:
-            levels: list[Any] = sorted(train[col].dropna().unique().tolist())
-            if nullable:
-                levels.append(None)
-            label = tf.LabelTransformer(nullable=nullable)
-            t = label if style == "cube" else tf.ChainTransformer([label, tf.OneHotEncoder()])
-            t.fit(levels)  # the domain, not the data
-        columns.append(t)
-    return tf.TableTransformer(columns)
 
 
 # ====================================================================== base class
@@ -274,18 +216,45 @@ class SmartnoiseGenerator(BaseGenerator):
     preprocessor_eps: Any
     bounds: Any
     missing: Any
+    strict: Any
 
     # ------------------------------------------------------------------ parameters
     def _deterministic(self) -> bool:
         return True
 
     def info(self) -> GeneratorInfo:
+        """Flags; ``formal_dp`` names the relation and whether the guarantee covers the whole fit."""
         return GeneratorInfo(
             output_kind="synthetic",
-            formal_dp={"epsilon": self._epsilon_total(), "delta": self._delta_value(), "unit": DP_UNIT},
+            formal_dp=formal_dp_record(
+                self._epsilon_total(),
+                self._delta_value(),
+                neighbours=NEIGHBOURS,
+                not_end_to_end=self._not_end_to_end(),
+                unit=DP_UNIT,
+            ),  # fmt: skip
             supports_missing=self.missing != "refuse",
             deterministic=self._deterministic(),
         )
+
+    def _not_end_to_end(self) -> list[str]:
+        """What the fit reads from the training data outside the accounted mechanisms."""
+        out: list[str] = []
+        if not self.strict:
+            if not hasattr(self, "bounds_"):
+                out.append(f"{DOMAIN_FROM_DATA} (strict: false)")
+            else:
+                if any(b["source"] == "data" for b in self.bounds_.values()):
+                    out.append(BOUNDS_CAVEAT)
+                out.append(LEVELS_CAVEAT)
+                if self.imputed_:
+                    out.append(IMPUTE_CAVEAT)
+        out.extend(self._mechanism_gaps())
+        return out
+
+    def _mechanism_gaps(self) -> list[str]:
+        """Gaps of the DP mechanism itself (PATE's data-dependent accountant)."""
+        return []
 
     def _epsilon_total(self) -> float | None:
         eps = self.epsilon
@@ -315,7 +284,33 @@ class SmartnoiseGenerator(BaseGenerator):
                 f"got preprocessor_eps {self.preprocessor_eps!r} and epsilon {self.epsilon!r}"
             )
         check_choice("missing", self.missing, MISSING_POLICIES)
+        check_bool("strict", self.strict)
+        if self.strict and self.missing == "impute":
+            raise ConfigError(
+                "`strict: true` does not allow missing: impute (the median / mode would be read from the "
+                "data); use missing: model with `nullable: true` in the dataset spec, or missing: refuse"
+            )
         self._validate_bounds()
+
+    def _validate_spec(self, spec: DatasetSpec) -> None:
+        if self.bounds is not None:
+            numeric = set(numeric_columns(spec))
+            for col in self.bounds:
+                if col not in numeric:
+                    raise ConfigError(
+                        f"`bounds` names column {col!r}, which is not a numeric column of dataset {spec.name!r}"
+                    )
+        if not self.strict:
+            return
+        check_public_domain(spec, self.synth_name, config_bounds=self.bounds)
+        if self.style == "gan" and self.missing == "model":
+            numeric_na = [c for c in numeric_columns(spec) if spec.column(c).nullable]
+            if numeric_na:
+                raise ConfigError(
+                    f"{self.synth_name} strict mode: dataset {spec.name!r} declares numeric column(s) "
+                    f"{', '.join(map(repr, numeric_na))} nullable, which smartnoise's GANs cannot model; "
+                    "set missing: refuse or declare them not nullable"
+                )
 
     def _validate_bounds(self) -> None:
         if self.bounds is None:
@@ -344,13 +339,6 @@ class SmartnoiseGenerator(BaseGenerator):
     def _prepare(self, train: pd.DataFrame) -> pd.DataFrame:
         """Training table as the library gets it: missing-value policy applied, numbers as floats."""
         spec = self.spec_
-        if self.bounds is not None:
-            numeric = set(_numeric_columns(spec))
-            for col in self.bounds:
-                if col not in numeric:
-                    raise ConfigError(
-                        f"`bounds` names column {col!r}, which is not a numeric column of dataset {spec.name!r}"
-                    )
         na_cols = [c for c in spec.table_columns if train[c].isna().any()]
         self.imputed_: dict[str, dict[str, Any]] = {}
         if na_cols and self.missing == "refuse":
@@ -393,15 +381,27 @@ class SmartnoiseGenerator(BaseGenerator):
 
     def _fit(self, train: pd.DataFrame, control: pd.DataFrame | None) -> None:
         _import("snsynth")
-        data = self._prepare(train)
         spec = self.spec_
+        domain = None
+        if self.strict:
+            domain = public_domain(spec, self.synth_name, config_bounds=self.bounds)
+            train = fit_to_domain(train, domain, spec, self.synth_name)
+            widen_categories(self, domain)
+        data = self._prepare(train)
         n = len(data)
         self.delta_ = float(self.delta) if self.delta is not None else self._default_delta(n)
         eps_total = float(self.epsilon)
-        estimate = float(self.preprocessor_eps) > 0
-        self.bounds_ = numeric_bounds(spec, data, self.bounds, estimate_with_dp=estimate)
+        if domain is not None:
+            self.bounds_ = {
+                c: {"lower": d.low, "upper": d.high, "source": d.source}
+                for c, d in domain.items()
+                if d.is_numeric
+            }
+        else:
+            estimate = float(self.preprocessor_eps) > 0
+            self.bounds_ = numeric_bounds(spec, data, self.bounds, estimate_with_dp=estimate)
         transformer = build_transformer(
-            spec, data, style=self.style, bounds=self.bounds_, n_bins=self._n_bins()
+            spec, data, style=self.style, bounds=self.bounds_, n_bins=self._n_bins(), domain=domain
         )
         dp_cols = [c for c, b in self.bounds_.items() if b["source"] == "dp"]
         pre_eps = float(self.preprocessor_eps) if dp_cols else 0.0
@@ -476,16 +476,14 @@ class SmartnoiseGenerator(BaseGenerator):
     def details(self) -> dict[str, Any]:
         if not hasattr(self, "budget_"):
             return {"model": self.synth_name}
-        caveats = ["category domains (levels, presence of missing values) read from the training data"]
         from_data = [c for c, b in self.bounds_.items() if b["source"] == "data"]
-        if from_data:
-            caveats.insert(0, BOUNDS_CAVEAT)
-        if self.imputed_:
-            caveats.append("imputation values (median / mode) computed from the training data")
-        caveats.extend(self._extra_caveats())
+        caveats = [*self._not_end_to_end(), N_PUBLIC_CAVEAT, *self._extra_caveats()]
         return {
             "model": self.synth_name,
             "budget": dict(self.budget_),
+            "neighbours": NEIGHBOURS,
+            "strict": bool(self.strict),
+            "end_to_end": not self._not_end_to_end(),
             "bounds": {c: dict(b) for c, b in self.bounds_.items()},
             "bounds_from_data": from_data,
             "missing": self.missing,
@@ -588,6 +586,9 @@ class Mst(_MarginalGenerator):
     missing : {"model", "impute", "refuse"}
     secure_noise : bool
         True = opendp's (unseedable) Gaussian sampler; False = seeded numpy noise (default).
+    strict : bool
+        Take the whole domain (bounds, levels, nullable) from the dataset spec, never from the
+        data (see the module docstring); ``bounds`` may still override numeric bounds.
     """
 
     synth_name: ClassVar[str] = "mst"
@@ -601,6 +602,7 @@ class Mst(_MarginalGenerator):
         bounds: Mapping[str, list[float]] | None = None,
         missing: str = "model",
         secure_noise: bool = False,
+        strict: bool = False,
     ) -> None:
         self.epsilon = epsilon
         self.delta = delta
@@ -609,6 +611,7 @@ class Mst(_MarginalGenerator):
         self.bounds = bounds
         self.missing = missing
         self.secure_noise = secure_noise
+        self.strict = strict
 
     def _create(self, epsilon: float, n: int) -> Any:
         return _import("snsynth").Synthesizer.create("mst", epsilon=epsilon, delta=self.delta_)
@@ -619,7 +622,7 @@ class Aim(_MarginalGenerator):
 
     Parameters
     ----------
-    epsilon, delta, n_bins, preprocessor_eps, bounds, missing, secure_noise
+    epsilon, delta, n_bins, preprocessor_eps, bounds, missing, secure_noise, strict
         As :class:`Mst`.
     rounds : int, optional
         Maximum number of select-measure rounds (library default 16 × number of columns).
@@ -646,6 +649,7 @@ class Aim(_MarginalGenerator):
         degree: int = 2,
         max_model_size: float = 80,
         max_cells: int = 10000,
+        strict: bool = False,
     ) -> None:
         self.epsilon = epsilon
         self.delta = delta
@@ -658,6 +662,7 @@ class Aim(_MarginalGenerator):
         self.degree = degree
         self.max_model_size = max_model_size
         self.max_cells = max_cells
+        self.strict = strict
 
     def _validate_params(self) -> None:
         super()._validate_params()
@@ -774,7 +779,7 @@ class Dpgan(_GanGenerator):
         Maximum number of epochs (fewer when the budget runs out first; default 100).
     batch_size : int
         Default 100 (at most the number of training rows).
-    preprocessor_eps, bounds, missing
+    preprocessor_eps, bounds, missing, strict
         As :class:`Mst`.
     """
 
@@ -789,6 +794,7 @@ class Dpgan(_GanGenerator):
         preprocessor_eps: float = 0.0,
         bounds: Mapping[str, list[float]] | None = None,
         missing: str = "model",
+        strict: bool = False,
     ) -> None:
         self.epsilon = epsilon
         self.delta = delta
@@ -797,6 +803,7 @@ class Dpgan(_GanGenerator):
         self.preprocessor_eps = preprocessor_eps
         self.bounds = bounds
         self.missing = missing
+        self.strict = strict
 
     def _create_gan(self, epsilon: float, n: int) -> Any:
         batch = self._batch(n)
@@ -833,6 +840,9 @@ class Dpgan(_GanGenerator):
         super()._fit_library(synth, data, transformer, pre_eps)
         self.library_details_ = {**self.dpgan_plan_, "noise_multiplier": DPGAN_NOISE_MULTIPLIER}
 
+    def _extra_caveats(self) -> list[str]:
+        return ["the RDP accountant assumes Poisson sampling; DPGAN draws shuffled fixed-size batches"]
+
 
 class Pategan(_GanGenerator):
     """PATE-GAN through smartnoise-synth (``pategan``, ``spec/generators.md`` §7.4).
@@ -859,7 +869,7 @@ class Pategan(_GanGenerator):
         Orders λ = 1..``moment_orders`` of the moments accountant (library: 100). ε is the minimum
         over λ of (α(λ) + log(1/δ)) / λ, so no budget below log(1/δ) / ``moment_orders`` is
         feasible (e.g. ε = 0.1 needs ``moment_orders`` ≥ 10·log(1/δ) ≈ 185 at n = 10,000).
-    preprocessor_eps, bounds, missing
+    preprocessor_eps, bounds, missing, strict
         As :class:`Mst`.
     """
 
@@ -878,6 +888,7 @@ class Pategan(_GanGenerator):
         preprocessor_eps: float = 0.0,
         bounds: Mapping[str, list[float]] | None = None,
         missing: str = "model",
+        strict: bool = False,
     ) -> None:
         self.epsilon = epsilon
         self.delta = delta
@@ -890,6 +901,7 @@ class Pategan(_GanGenerator):
         self.preprocessor_eps = preprocessor_eps
         self.bounds = bounds
         self.missing = missing
+        self.strict = strict
 
     def _validate_params(self) -> None:
         super()._validate_params()
@@ -926,8 +938,8 @@ class Pategan(_GanGenerator):
                 f"epsilon={float(synth.epsilon):g}"
             )
 
-    def _extra_caveats(self) -> list[str]:
-        return ["PATE moments accountant is data-dependent (the reported spent epsilon is not private)"]
+    def _mechanism_gaps(self) -> list[str]:
+        return [PATE_CAVEAT]
 
 
 def _train_pategan(

@@ -4,6 +4,12 @@ A two-stage pipeline composed from existing generator configs: a non-private gen
 G1 that produces "contracting" data (SMOTE-NC with K = 1, one new row per original row,
 originals dropped), then a DP generator G2 trained on G1's output with a (possibly large)
 budget ε. There is no public reference implementation.
+
+Strict mode is reached through G2: ``g2_params: {strict: true}`` makes G2 take its domain from
+the dataset spec (``generators.dp_domain``); the dataset spec is checked at validation
+(:meth:`SmoteDP.validate_spec`) and the release may then hold public levels that the training
+split lacks. The guarantee stays one about the SMOTE output (``formal_dp["unit"]`` is
+``smote_output``, ``end_to_end`` is false).
 """
 
 from __future__ import annotations
@@ -20,9 +26,11 @@ from harness.generator import BaseGenerator, GeneratorInfo
 from harness.instantiate import build_generator
 from harness.registry import read_config
 from harness.seeding import derive_seed
+from harness.spec import DatasetSpec
 
 DEFAULT_G1_PARAMS: dict[str, Any] = {"knn": 1, "mode": "full_synthetic"}
 HEURISTIC_NOTE = "paper's heuristic, not a guarantee"
+UNIT_GAP = "the guarantee is with respect to the SMOTE output, not the original records"
 
 
 class SmoteDP(BaseGenerator):
@@ -40,7 +48,8 @@ class SmoteDP(BaseGenerator):
         parameter.
     g2_params : mapping or None
         Overrides of G2's YAML parameters (not ``epsilon``); None = none. SMOTE-DP
-        reproductions use ``{histogram_size: 25, k: 1}`` for PrivBayes (spec §5.3 Decision).
+        reproductions use ``{histogram_size: 25, k: 1}`` for PrivBayes (spec §5.3 Decision);
+        ``{strict: true}`` takes G2's domain from the dataset spec.
     epsilon : float or None
         G2's privacy budget, passed as its ``epsilon`` (the paper's grid {0.1, 1, 50}).
         0 or None switch the noise off where G2 defines them so (PrivBayes does).
@@ -57,7 +66,8 @@ class SmoteDP(BaseGenerator):
     the rows of every record that picked it as nearest neighbour. The end-to-end guarantee
     with respect to the original records is not established (the paper's Theorem 3.2 argues
     an "effective" α·ε from reduced covariance, which is not a DP proof). ``info()`` reports
-    ``formal_dp = {epsilon, delta, unit: "smote_output"}``.
+    G2's ``formal_dp`` (its spent ε, δ and neighbouring relation) with ``unit: "smote_output"``
+    and ``end_to_end: false``.
 
     **Contraction diagnostics** (spec §5.3.1, in :meth:`details`): on the numeric columns,
     z-scored with the training mean and standard deviation (ddof = 1), ``alpha_hat`` =
@@ -120,6 +130,9 @@ class SmoteDP(BaseGenerator):
             raise ConfigError(f"`g2` must be a DP generator with an epsilon parameter; {self.g2!r} has none")
         self._build("g1")
 
+    def _validate_spec(self, spec: DatasetSpec) -> None:
+        self._build("g2").validate_spec(spec)  # e.g. G2's strict mode needs the public domain
+
     def info(self) -> GeneratorInfo:
         """Flags of the composition: G2's DP budget with unit ``smote_output``."""
         try:
@@ -128,7 +141,13 @@ class SmoteDP(BaseGenerator):
             return self.capabilities  # invalid parameters: fit raises the ConfigError
         dp = None
         if second.formal_dp is not None:
-            dp = {**second.formal_dp, "unit": "smote_output"}
+            reasons = [UNIT_GAP, *filter(None, [second.formal_dp.get("reason")])]
+            dp = {
+                **second.formal_dp,
+                "unit": "smote_output",
+                "end_to_end": False,
+                "reason": "; ".join(reasons),
+            }
         return GeneratorInfo(
             output_kind="synthetic",
             formal_dp=dp,
@@ -149,6 +168,11 @@ class SmoteDP(BaseGenerator):
         self.n_smote_ = len(smote)
         self.contraction_ = contraction(train, smote, list(self.spec_.numeric_columns))
         self.g2_.fit(smote, self.spec_, seed=derive_seed(self.seed_, "g2"))
+        # G2 in strict mode may release public levels absent from training (as G2 itself allows)
+        widened = self.g2_.training_categories_
+        self.training_categories_ = {
+            col: seen | widened.get(col, frozenset()) for col, seen in self.training_categories_.items()
+        }
 
     def _sample(self, n_rows: int | None) -> pd.DataFrame:
         return self.g2_.sample(self.n_train_ if n_rows is None else n_rows)

@@ -75,7 +75,7 @@ class BaseGenerator(ParamsMixin):
     Subclasses define ``__init__`` with explicit keyword parameters stored verbatim as
     attributes, set the class attribute ``capabilities`` (or override :meth:`info` when flags depend on parameters), and implement
     :meth:`_fit` and :meth:`_sample`. Optional hooks: :meth:`_validate_params`,
-    :meth:`_expected_rows`.
+    :meth:`_validate_spec`, :meth:`_expected_rows`.
     """
 
     capabilities: ClassVar[GeneratorInfo] = GeneratorInfo()
@@ -92,6 +92,21 @@ class BaseGenerator(ParamsMixin):
     def validate_params(self) -> None:
         """Validate the hyper-parameters without data (called by ``privbench validate``)."""
         self._validate_params()
+
+    def _validate_spec(self, spec: DatasetSpec) -> None:
+        """Raise :class:`ConfigError` when ``spec`` lacks what the parameters need (override in plugins).
+
+        E.g. the ``strict`` mode of the DP generators needs every column's public domain.
+        """
+
+    def validate_spec(self, spec: DatasetSpec) -> None:
+        """Validate the parameters against the dataset schema, without data.
+
+        Called by :meth:`fit`, and meant for the trial's preflight (one-line
+        :class:`ConfigError` before any trial runs).
+        """
+        self._validate_params()
+        self._validate_spec(spec)
 
     # ------------------------------------------------------------------ template
     def fit(
@@ -120,7 +135,7 @@ class BaseGenerator(ParamsMixin):
         -------
         self
         """
-        self._validate_params()
+        self.validate_spec(spec)
         info = self.info()
         _check_table(train, spec, "training table")
         if len(train) == 0:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
@@ -36,13 +37,41 @@ SOURCE_KINDS: tuple[str, ...] = ("bundled", "path", "simulated")
 
 @dataclass(frozen=True)
 class ColumnSpec:
-    """One column: its name, kind, missing-value codes and (ordinal) category order."""
+    """One column: its name, kind, missing-value codes, (ordinal) category order and public domain.
+
+    Attributes
+    ----------
+    name : str
+    kind : str
+        One of :data:`COLUMN_KINDS`.
+    missing_codes : tuple
+        Raw codes the loader recodes to NA when ``preprocess.recode_missing_codes`` is true.
+    categories : tuple of str, optional
+        Declared categories (order of an ordinal column). The loader rejects values outside
+        them; some metrics use their order (positive class, ordinal ranks).
+    description : str
+    bounds : tuple of (low, high), optional
+        Public bounds of a numeric (``continuous``, ``integer``: numbers) or ``datetime``
+        (dates) column: knowledge that does not come from the data (a codebook, a top code, a
+        legal range). Only the ``strict`` mode of the DP generators reads them; no loader
+        check, generator or metric changes behaviour when they are declared.
+    domain : tuple of str, optional
+        Public levels of a categorical or ordinal column (``strict`` mode of the DP
+        generators only; may list levels absent from the data). When absent, ``categories``
+        serve as the public levels.
+    nullable : bool, optional
+        Whether "missing" is part of the public domain (``strict`` mode: missing values of a
+        column not declared nullable are an error). None = not declared (not nullable).
+    """
 
     name: str
     kind: ColumnKind
     missing_codes: tuple[Any, ...] = ()
     categories: tuple[str, ...] | None = None
     description: str = ""
+    bounds: tuple[Any, Any] | None = None
+    domain: tuple[str, ...] | None = None
+    nullable: bool | None = None
 
     @property
     def is_numeric(self) -> bool:
@@ -53,6 +82,25 @@ class ColumnSpec:
     def is_categorical(self) -> bool:
         """True for ``categorical`` and ``ordinal`` columns."""
         return self.kind in CATEGORICAL_KINDS
+
+    @property
+    def public_levels(self) -> tuple[str, ...] | None:
+        """Public levels of a categorical / ordinal column: ``domain``, else ``categories``."""
+        if not self.is_categorical:
+            return None
+        return self.domain if self.domain is not None else self.categories
+
+    def public_domain_gap(self) -> str | None:
+        """What the YAML must add for the column's public domain (None when it is complete).
+
+        Numeric and datetime columns need ``bounds``; categorical and ordinal columns need
+        ``domain`` (or ``categories``). Identifier columns never reach a generator.
+        """
+        if self.kind in ("continuous", "integer", "datetime") and self.bounds is None:
+            return "bounds: [low, high]"
+        if self.is_categorical and self.public_levels is None:
+            return "domain: [level, ...]"
+        return None
 
 
 @dataclass(frozen=True)
@@ -157,6 +205,9 @@ class DatasetSpec:
                     "kind": c.kind,
                     **({"missing_codes": list(c.missing_codes)} if c.missing_codes else {}),
                     **({"categories": list(c.categories)} if c.categories else {}),
+                    **({"bounds": list(c.bounds)} if c.bounds is not None else {}),
+                    **({"domain": list(c.domain)} if c.domain is not None else {}),
+                    **({"nullable": c.nullable} if c.nullable is not None else {}),
                 }
                 for c in self.columns
             },
@@ -229,6 +280,16 @@ class DatasetSpec:
     def categorical_columns(self) -> tuple[str, ...]:
         """Categorical and ordinal columns, in table order."""
         return tuple(c.name for c in self.columns if c.is_categorical)
+
+    def public_domain_gaps(self, columns: Sequence[str] | None = None) -> dict[str, str]:
+        """Columns (default: the table columns) whose public domain is incomplete, with what to add.
+
+        See :meth:`ColumnSpec.public_domain_gap`; an empty dict means every column has a public
+        domain (what the ``strict`` mode of the DP generators needs).
+        """
+        names = self.table_columns if columns is None else tuple(columns)
+        gaps = {name: self.column(name).public_domain_gap() for name in names}
+        return {name: gap for name, gap in gaps.items() if gap is not None}
 
     def column(self, name: str) -> ColumnSpec:
         """Return the spec of column ``name``; raise :class:`ConfigError` if unknown."""
@@ -340,18 +401,78 @@ def _parse_columns(raw: Any, where: str) -> tuple[ColumnSpec, ...]:
         missing = body.pop("missing_codes", None) or ()
         categories = body.pop("categories", None)
         description = str(body.pop("description", "") or "")
+        here = f"{where}: column {col_name!r}"
+        bounds = _parse_bounds(body.pop("bounds", None), kind, here)
+        domain = _parse_domain(body.pop("domain", None), kind, here)
+        nullable = body.pop("nullable", None)
+        if nullable is not None and not isinstance(nullable, bool):
+            raise ConfigError(f"{here}: nullable must be true or false; got {nullable!r}")
         if body:
             raise ConfigError(
-                f"{where}: column {col_name!r} has unknown key(s) {', '.join(sorted(body))}; "
-                "expected kind, missing_codes, categories, description"
+                f"{here} has unknown key(s) {', '.join(sorted(body))}; "
+                "expected kind, missing_codes, categories, description, bounds, domain, nullable"
+            )
+        cats = tuple(str(c) for c in categories) if categories else None
+        if domain is not None and cats is not None and not set(cats) <= set(domain):
+            outside = [c for c in cats if c not in set(domain)]
+            raise ConfigError(
+                f"{here}: categories {', '.join(map(repr, outside[:5]))} are not in its domain; "
+                "the domain must hold every declared category"
             )
         out.append(
             ColumnSpec(
                 name=str(col_name),
                 kind=kind,
                 missing_codes=tuple(missing),
-                categories=tuple(str(c) for c in categories) if categories else None,
+                categories=cats,
                 description=description,
+                bounds=bounds,
+                domain=domain,
+                nullable=nullable,
             )
         )
     return tuple(out)
+
+
+def _parse_bounds(raw: Any, kind: str, here: str) -> tuple[Any, Any] | None:
+    """``bounds: [low, high]`` of a numeric (numbers) or datetime (dates) column, low < high."""
+    if raw is None:
+        return None
+    if kind not in ("continuous", "integer", "datetime"):
+        raise ConfigError(
+            f"{here}: bounds apply to continuous, integer and datetime columns; kind is {kind!r}"
+        )
+    pair = list(raw) if isinstance(raw, Sequence) and not isinstance(raw, (str, bytes)) else None
+    if pair is None or len(pair) != 2:
+        raise ConfigError(f"{here}: bounds must be [low, high]; got {raw!r}")
+    if kind == "datetime":
+        import pandas as pd
+
+        try:
+            low, high = (pd.Timestamp(str(v)) for v in pair)
+        except (ValueError, TypeError):
+            raise ConfigError(f"{here}: datetime bounds must be two dates [low, high]; got {raw!r}") from None
+        if not low < high:
+            raise ConfigError(f"{here}: bounds must have low < high; got {raw!r}")
+        return (str(pair[0]), str(pair[1]))
+    numbers = all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in pair)
+    if not numbers or not all(math.isfinite(float(v)) for v in pair) or not float(pair[0]) < float(pair[1]):
+        raise ConfigError(
+            f"{here}: bounds must be two finite numbers [low, high] with low < high; got {raw!r}"
+        )
+    return (pair[0], pair[1])
+
+
+def _parse_domain(raw: Any, kind: str, here: str) -> tuple[str, ...] | None:
+    """``domain: [level, ...]`` of a categorical or ordinal column: distinct labels, at least one."""
+    if raw is None:
+        return None
+    if kind not in CATEGORICAL_KINDS:
+        raise ConfigError(f"{here}: domain applies to categorical and ordinal columns; kind is {kind!r}")
+    if not isinstance(raw, Sequence) or isinstance(raw, (str, bytes)) or not raw:
+        raise ConfigError(f"{here}: domain must be a non-empty list of levels; got {raw!r}")
+    levels = tuple(str(v) for v in raw)
+    if len(set(levels)) != len(levels):
+        dupes = sorted({v for v in levels if levels.count(v) > 1})
+        raise ConfigError(f"{here}: domain lists {', '.join(map(repr, dupes))} more than once")
+    return levels

@@ -174,6 +174,7 @@ def prepare_trial(cfg: TrialConfig) -> PreparedTrial:
     )
     train, control, test = split.take(frame)
     generator = build_generator(cfg.generator, cfg.generator_cfg)
+    generator.validate_spec(generator_view(train, control, spec)[2])  # e.g. strict DP needs a public domain
     metric_objects = {name: build_metric(name, mcfg) for name, mcfg in cfg.metrics.items()}
     generator_seed = derive_seed(cfg.gen_seed, "generator", cfg.generator)
     target, _, _ = split_config(cfg.generator_cfg)

@@ -12,6 +12,7 @@ import math
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -19,6 +20,7 @@ import pytest
 from sklearn.metrics import mutual_info_score
 
 from generators.privbayes import (
+    DOMAIN_CAVEAT,
     DataSynthesizerGenerator,
     PrivBayes,
     auto_k,
@@ -173,6 +175,9 @@ def test_fresh_processes_give_identical_output() -> None:
         {"category_threshold": -1},
         {"mode": "greedy"},
         {"backend": "dpart"},
+        {"neighbours": "swap_one"},
+        {"accounting": "library"},
+        {"strict": "yes"},
     ],
 )
 def test_bad_parameters_raise_one_line_config_error(params: dict[str, object]) -> None:
@@ -182,12 +187,41 @@ def test_bad_parameters_raise_one_line_config_error(params: dict[str, object]) -
     assert next(iter(params)) in str(err.value)
 
 
+@pytest.mark.parametrize(
+    ("params", "needle"),
+    [
+        ({"accounting": "datasynthesizer", "neighbours": "add_remove"}, "replace-one"),
+        ({"strict": True, "backend": "datasynthesizer", "accounting": "datasynthesizer"}, "backend: numpy"),
+        ({"strict": True, "accounting": "datasynthesizer"}, "accounting: calibrated"),
+        ({"backend": "datasynthesizer"}, "accounting: datasynthesizer"),
+        ({"neighbours": "add_remove", "k": 0}, "k: 0"),
+    ],
+)
+def test_inconsistent_accounting_parameters_raise_one_line_config_error(
+    params: dict[str, object], needle: str
+) -> None:
+    with pytest.raises(ConfigError) as err:
+        PrivBayes(**params).validate_params()  # type: ignore[arg-type]
+    assert "\n" not in str(err.value) and needle in str(err.value)
+
+
 def test_formal_dp_flag() -> None:
     assert PrivBayes(epsilon=2.0).info().formal_dp == {
         "epsilon": 2.0,
         "delta": 0.0,
         "unit": "original_records",
+        "neighbours": "replace_one",
+        "end_to_end": False,
+        "reason": DOMAIN_CAVEAT,
     }
+    # DataSynthesizer's own scales: the recorded epsilon is the spent 1.5 x configured
+    library = DataSynthesizerGenerator(epsilon=2.0).info().formal_dp
+    assert library is not None and library["epsilon"] == pytest.approx(3.0)
+    assert library["epsilon_configured"] == 2.0 and library["accounting"] == "datasynthesizer"
+    strict = PrivBayes(epsilon=2.0, strict=True, neighbours="add_remove").info().formal_dp
+    assert strict == {
+        "epsilon": 2.0, "delta": 0.0, "unit": "original_records", "neighbours": "add_remove", "end_to_end": True,
+    }  # fmt: skip
     assert PrivBayes(epsilon=0).info().formal_dp is None
     assert PrivBayes(epsilon=None).info().formal_dp is None
     assert DataSynthesizerGenerator(mode="random", epsilon=1.0).info().formal_dp is None
@@ -202,10 +236,16 @@ def test_yaml_defaults() -> None:
         "histogram_size": 20,
         "category_threshold": 20,
         "backend": "numpy",
+        "neighbours": "replace_one",
+        "accounting": "calibrated",
+        "strict": False,
     }
+    assert pb.get_params() == PrivBayes().get_params()
     ds = build_generator("datasynthesizer")
     assert ds.get_params()["mode"] == "correlated" and ds.get_params()["k"] == 2
     assert ds.get_params()["epsilon"] == 0
+    assert ds.get_params()["accounting"] == "datasynthesizer" and ds.get_params()["strict"] is False
+    assert ds.get_params() == DataSynthesizerGenerator().get_params()
 
 
 # ---------------------------------------------------------------------- ε accounting
@@ -217,8 +257,10 @@ def test_details_record_network_and_epsilon_split(train: pd.DataFrame) -> None:
     assert {child for child, _ in network} | {details["root"]} == set(SPEC.table_columns)
     assert all(1 <= len(parents) <= 2 for _, parents in network)
     assert details["epsilon_split"] == {"structure": 0.5, "conditionals": 0.5}
-    # d - k = 5 - 2 noisy joint tables, each Laplace((d - k) / ε₂) on counts
-    assert details["laplace_scale"] == pytest.approx((5 - 2) / 0.5)
+    # d - k = 5 - 2 noisy joint tables, each Laplace(2 (d - k) / ε₂) on counts (replace-one: sensitivity 2)
+    assert details["laplace_scale"] == pytest.approx(2 * (5 - 2) / 0.5)
+    assert details["accounting"]["epsilon_spent"] == 1.0 and details["neighbours"] == "replace_one"
+    assert details["dp_caveats"] == [DOMAIN_CAVEAT]
     assert details["bins"]["colour"] == {"type": "categorical", "n_bins": 4, "missing_bin": False}
     assert details["bins"]["flag"]["missing_bin"] is True
     # 'size' has 40 distinct values > category_threshold: 20 equal-width bins over [min, max]
@@ -226,9 +268,12 @@ def test_details_record_network_and_epsilon_split(train: pd.DataFrame) -> None:
 
 
 def test_independent_mode_laplace_scale(train: pd.DataFrame) -> None:
-    details = DataSynthesizerGenerator(mode="independent", epsilon=0.5).fit(train, SPEC, seed=0).details()
+    gen = DataSynthesizerGenerator(mode="independent", epsilon=0.5).fit(train, SPEC, seed=0)
+    details = gen.details()
     assert details["epsilon_split"] == {"marginals": 0.5}
     assert details["laplace_scale"] == pytest.approx((2 / 2000) / (0.5 / 5))
+    # DataSynthesizer's independent mode is calibrated for replace-one: it spends the configured ε
+    assert (gen.info().formal_dp or {})["epsilon"] == 0.5 and details["accounting"]["epsilon_spent"] == 0.5
 
 
 def test_mi_sensitivity_matches_privbayes_lemma_1() -> None:
@@ -329,13 +374,17 @@ def test_port_learns_the_library_network_for_epsilon_zero(adult_like: pd.DataFra
 def test_library_backend_runs_and_agrees_in_distribution(
     adult_like: pd.DataFrame, params: dict[str, float]
 ) -> None:
-    lib = PrivBayes(backend="datasynthesizer", **params).fit(adult_like, ADULT_LIKE, seed=0)  # type: ignore[arg-type]
+    ds: dict[str, Any] = {**params, "accounting": "datasynthesizer"}
+    lib = PrivBayes(backend="datasynthesizer", **ds).fit(adult_like, ADULT_LIKE, seed=0)
     a = lib.sample(3000)
     b = lib.sample(3000)
     assert not a.equals(b)  # successive samples continue the stream
-    again = PrivBayes(backend="datasynthesizer", **params).fit(adult_like, ADULT_LIKE, seed=0).sample(3000)  # type: ignore[arg-type]
+    again = PrivBayes(backend="datasynthesizer", **ds).fit(adult_like, ADULT_LIKE, seed=0).sample(3000)
     pd.testing.assert_frame_equal(a, again)
-    port = PrivBayes(**params).fit(adult_like, ADULT_LIKE, seed=0).sample(3000)  # type: ignore[arg-type]
+    if params["epsilon"]:
+        assert lib.details()["laplace_scale"] == pytest.approx((8 - 2) / 0.5)  # the library's (d - k)/ε₂
+        assert (lib.info().formal_dp or {})["epsilon"] == pytest.approx(1.5)
+    port = PrivBayes(**ds).fit(adult_like, ADULT_LIKE, seed=0).sample(3000)
     for out in (a, port):
         assert set(out["workclass"].dropna()) <= set(adult_like["workclass"].dropna())
         assert out["age"].between(adult_like["age"].min(), adult_like["age"].max()).all()

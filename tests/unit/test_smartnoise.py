@@ -105,7 +105,11 @@ def test_budget_without_preprocessor_is_all_synthesizer() -> None:
     d = gen.details()
     assert d["budget"]["preprocessor_epsilon"] == 0.0
     assert d["budget"]["synthesizer_epsilon"] == 2.0 == budget_sum(d)
-    assert gen.info().formal_dp == {"epsilon": 2.0, "delta": 1 / 120**2, "unit": "original_records"}
+    formal = gen.info().formal_dp
+    assert formal is not None and {k: formal[k] for k in ("epsilon", "delta", "unit", "neighbours", "end_to_end")} == {
+        "epsilon": 2.0, "delta": 1 / 120**2, "unit": "original_records", "neighbours": "add_remove", "end_to_end": False,
+    }  # fmt: skip
+    assert "bounds learned from data" in formal["reason"]
     assert d["bounds_from_data"] == ["age", "score"] and BOUNDS_CAVEAT in d["dp_caveats"]
     assert d["epsilon_spent"] <= d["budget"]["synthesizer_epsilon"]
 
@@ -241,7 +245,11 @@ def test_marginal_tiny_fit(cls: type, params: dict[str, Any]) -> None:
     out = gen.sample()
     check_release(out, train, len(train))
     info = gen.info()
-    assert info.formal_dp == {"epsilon": 1.0, "delta": 1e-9, "unit": "original_records"}
+    formal = info.formal_dp
+    assert formal is not None and {k: formal[k] for k in ("epsilon", "delta", "unit", "neighbours", "end_to_end")} == {
+        "epsilon": 1.0, "delta": 1e-9, "unit": "original_records", "neighbours": "add_remove", "end_to_end": False,
+    }  # fmt: skip
+    assert "bounds learned from data" in formal["reason"]
     assert info.deterministic
     d = gen.details()
     assert budget_sum(d) == 1.0 and d["budget"]["preprocessor_epsilon"] == 0.0

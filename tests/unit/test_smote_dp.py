@@ -125,7 +125,11 @@ def test_same_seed_identical_different_seed_differs(train: pd.DataFrame) -> None
 
 # ---------------------------------------------------------------------- flags, parameters
 def test_formal_dp_unit_is_the_smote_output() -> None:
-    assert SmoteDP().info().formal_dp == {"epsilon": 50.0, "delta": 0.0, "unit": "smote_output"}
+    formal = SmoteDP().info().formal_dp
+    assert formal is not None and {k: formal[k] for k in ("epsilon", "delta", "unit", "neighbours", "end_to_end")} == {
+        "epsilon": 50.0, "delta": 0.0, "unit": "smote_output", "neighbours": "replace_one", "end_to_end": False,
+    }  # fmt: skip
+    assert "not the original records" in formal["reason"]
     assert SmoteDP(epsilon=0).info().formal_dp is None
     assert SmoteDP().info().needs_target
 
