@@ -13,6 +13,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 import pandas as pd
+from scipy import stats
 
 from harness.errors import ConfigError, IncomputableMetricError
 from harness.metric import BaseMetric, Family, Goal, MetricResult
@@ -38,6 +39,29 @@ _RISK_OUTPUTS: tuple[str, ...] = (
     "all_records_n_unique_matches",
     "all_records_n_possible_matches",
 )
+
+
+def wilson_interval(successes: int, trials: int, level: float) -> tuple[float, float] | None:
+    """Wilson score interval of a proportion (None without trials)."""
+    if trials <= 0:
+        return None
+    z = float(stats.norm.ppf(0.5 + level / 2))
+    p = successes / trials
+    denominator = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denominator
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def poisson_interval(count: int, level: float) -> tuple[float, float]:
+    """Exact (Garwood) interval of a Poisson count."""
+    alpha = 1 - level
+    low = 0.0 if count == 0 else float(stats.chi2.ppf(alpha / 2, 2 * count)) / 2
+    return low, float(stats.chi2.ppf(1 - alpha / 2, 2 * count + 2)) / 2
+
+
+def _scaled(interval: tuple[float, float] | None, factor: int) -> tuple[float, float] | None:
+    return None if interval is None else (interval[0] * factor, interval[1] * factor)
 
 
 def gauss_similarity(delta: np.ndarray | float, offset: float, scale: float) -> np.ndarray:
@@ -164,7 +188,27 @@ class OutlierLinkage(BaseMetric):
         deviation (offset >= 0, scale > 0).
     chunk_pairs : int
         Maximum candidate pairs tested at once (memory O(chunk_pairs)).
+    confidence_level : float
+        Level of the intervals: Wilson score intervals for the two rates (and the unique-match
+        counts, scaled by their denominators |O| and |T|), exact Poisson (Garwood) intervals for
+        the possible-match pair counts. With the handful of outliers a table of a few thousand
+        rows has, they are wide: a difference of one outlier is not evidence.
+
+    Notes
+    -----
+    Known-leakage ladder (:mod:`harness.ladder`): the outlier outputs order it within their
+    intervals; the ``all_records`` unique-match outputs do not on tables with coarse QIs (see
+    ``ladder_exempt``).
     """
+
+    ladder_exempt: ClassVar[Mapping[str, str]] = {
+        "all_records_*unique_match*": (
+            "counts records of T with exactly one QI match in the release, which depends on the "
+            "release's size and QI sparsity as much as on leakage: with German credit's coarse QIs a "
+            "record of the raw data matches many of its near-twins (unique-match rate 0.08) while a "
+            "smaller release of new individuals leaves more records with a single chance match (0.12)"
+        ),
+    }
 
     name: ClassVar[str] = "outlier_linkage"
     family: ClassVar[Family] = "privacy"
@@ -182,6 +226,7 @@ class OutlierLinkage(BaseMetric):
         auto_offset_sd: float = 0.25,
         auto_scale_sd: float = 0.25,
         chunk_pairs: int = 2_000_000,
+        confidence_level: float = 0.95,
     ) -> None:
         self.numeric_qis = numeric_qis
         self.categorical_qis = categorical_qis
@@ -191,6 +236,7 @@ class OutlierLinkage(BaseMetric):
         self.auto_offset_sd = auto_offset_sd
         self.auto_scale_sd = auto_scale_sd
         self.chunk_pairs = chunk_pairs
+        self.confidence_level = confidence_level
 
     # ------------------------------------------------------------------ parameters
     def _validate_params(self) -> None:
@@ -217,6 +263,8 @@ class OutlierLinkage(BaseMetric):
         _check_non_negative("auto_offset_sd", self.auto_offset_sd)
         _check_positive("auto_scale_sd", self.auto_scale_sd)
         check_int("chunk_pairs", self.chunk_pairs, 1)
+        if not _is_number(self.confidence_level) or not 0.0 < float(self.confidence_level) < 1.0:
+            raise ConfigError(f"`confidence_level` must be a number in (0, 1); got {self.confidence_level!r}")
 
     # ------------------------------------------------------------------ computation
     def _compute(
@@ -278,14 +326,28 @@ class OutlierLinkage(BaseMetric):
             "all_records_n_unique_matches": n_unique_all,
             "all_records_n_possible_matches": int(on_all.sum()),
         }
-        return {
-            key: MetricResult(
+        level = float(self.confidence_level)
+        intervals: dict[str, tuple[float, float] | None] = {
+            "unique_match_rate": wilson_interval(n_unique, n_outliers, level),
+            "n_unique_matches": _scaled(wilson_interval(n_unique, n_outliers, level), n_outliers),
+            "n_possible_matches": poisson_interval(int(on_outliers.sum()), level),
+            "all_records_unique_match_rate": wilson_interval(n_unique_all, len(real), level),
+            "all_records_n_unique_matches": _scaled(
+                wilson_interval(n_unique_all, len(real), level), len(real)
+            ),
+            "all_records_n_possible_matches": poisson_interval(int(on_all.sum()), level),
+        }
+        out = {}
+        for key, value in values.items():
+            interval = intervals.get(key)
+            out[key] = MetricResult(
                 value=value,
+                ci_low=None if interval is None else interval[0],
+                ci_high=None if interval is None else interval[1],
                 details=details,
                 goal="minimise" if key in _RISK_OUTPUTS else "none",
             )
-            for key, value in values.items()
-        }
+        return out
 
     # ------------------------------------------------------------------ helpers
     def _extreme(self, values: np.ndarray, mean: np.ndarray, std: np.ndarray) -> np.ndarray:

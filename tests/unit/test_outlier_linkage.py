@@ -289,3 +289,19 @@ def test_real_credit_risk_sample() -> None:
     assert out["n_possible_matches"].value >= out["n_outliers_synthetic"].value > 0
     assert 0.0 <= out["unique_match_rate"].value <= 1.0
     assert out["all_records_n_possible_matches"].value >= len(release)
+
+
+def test_intervals_are_wilson_and_exact_poisson() -> None:
+    from scipy import stats
+    from statsmodels.stats.proportion import proportion_confint
+
+    from metrics.privacy.outlier_linkage import poisson_interval, wilson_interval
+
+    for k, n in [(0, 3), (1, 3), (3, 3), (7, 40)]:
+        assert wilson_interval(k, n, 0.95) == pytest.approx(proportion_confint(k, n, method="wilson"))
+    assert wilson_interval(0, 0, 0.95) is None
+    low, high = poisson_interval(4, 0.95)  # Garwood: P(X >= 4 | low) = P(X <= 4 | high) = 2.5 %
+    assert stats.poisson.sf(3, low) == pytest.approx(0.025) and stats.poisson.cdf(4, high) == pytest.approx(
+        0.025
+    )
+    assert poisson_interval(0, 0.95)[0] == 0.0
