@@ -428,7 +428,11 @@ def _metric_rows(p: PreparedTrial, variant: VariantOutcome) -> list[dict[str, An
                     "ci_high": result.ci_high,
                     "baseline": result.baseline,
                     "details": canonical_json(
-                        {**result.details, "seed": seed, **_exempt(metric, variant_name)}
+                        {
+                            **result.details,
+                            "seed": seed,
+                            **_exempt(metric, variant_name, result.goal or metric.goal),
+                        }
                     ),
                     "status": "ok",
                     "error": "",
@@ -441,9 +445,12 @@ def _metric_rows(p: PreparedTrial, variant: VariantOutcome) -> list[dict[str, An
     return rows
 
 
-def _exempt(metric: BaseMetric, variant: str) -> dict[str, str]:
-    """``{"ladder_exempt": reason}`` for an output documented not to order the leakage ladder."""
-    if metric.family != "privacy":
+def _exempt(metric: BaseMetric, variant: str, goal: str) -> dict[str, str]:
+    """``{"ladder_exempt": reason}`` for an output documented not to order the leakage ladder.
+
+    Outputs without a direction (``goal: none``) are diagnostics and are never marked.
+    """
+    if metric.family != "privacy" or goal == "none":
         return {}
     reason = exemption(variant, metric.ladder_exempt)
     return {} if reason is None else {"ladder_exempt": reason}

@@ -135,6 +135,7 @@ def leakage_table(frame: pd.DataFrame) -> pd.DataFrame:
         separate, |raw − none| ≈ 0, or the output has no direction).
     """
     rows = _privacy_rows(frame)
+    rows = rows[rows["goal"].isin(["minimise", "maximise", "target"])]  # diagnostics have no leakage index
     if rows.empty:
         return pd.DataFrame()
     target = rows["target_value"].astype(float)
@@ -224,8 +225,15 @@ def mark_exempt(display: DisplayTable, exempt: dict[str, str]) -> DisplayTable:
 
 
 def exempt_note(exempt: dict[str, str]) -> str:
-    """One sentence per exempt output: † and the documented reason."""
-    return " ".join(f"† {column}: {reason}" for column, reason in exempt.items())
+    """† with the documented reason, once per reason (the outputs sharing it listed together)."""
+    by_reason: dict[str, list[str]] = {}
+    for column, reason in exempt.items():
+        by_reason.setdefault(reason, []).append(column)
+    parts = [
+        f"† {', '.join(columns)}: does not order the known-leakage ladder ({reason})."
+        for reason, columns in by_reason.items()
+    ]
+    return " ".join(parts)
 
 
 __all__ = [
