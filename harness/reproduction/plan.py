@@ -79,11 +79,19 @@ class ReproductionPlan:
     sweeps: tuple[Sweep, ...]
 
     def sweep_overrides(self, sweep: Sweep, extra: Sequence[str] = ()) -> list[str]:
-        """Full override list of ``sweep``: experiment, profile, profile overrides, sweep, extra."""
+        """Full override list of ``sweep``: experiment, profile, profile overrides, sweep, extra.
+
+        A reproduction runs without the privacy calibration (``runtime.calibrate=false``): no
+        paper's protocol includes it and its checks do not read it; a profile, sweep or extra
+        override that sets ``runtime.calibrate`` wins.
+        """
         base = [f"experiment={self.experiment}"]
         if self.profile in names("profile"):
             base.append(f"profile={self.profile}")
-        return [*base, *self.overrides, *sweep.overrides, *extra]
+        rest = [*self.overrides, *sweep.overrides, *extra]
+        if not any(o.lstrip("+~").startswith("runtime.calibrate=") for o in rest):
+            base.append("runtime.calibrate=false")
+        return [*base, *rest]
 
     def load_checks(self) -> ModuleType:
         """Import the checks module; raise :class:`ConfigError` if it is missing or has no ``CHECKS``."""

@@ -127,8 +127,10 @@ def test_plan_profile_sweeps_replace_the_default_ones(tmp_path: Path) -> None:
     quick = load_plan("mine", "quick", extra_dirs=(root,))
     assert quick.sweeps == (Sweep("main", ()),)
     assert quick.sweep_overrides(quick.sweeps[0], ["x=1"]) == [
-        "experiment=mine", "profile=quick", "data.max_rows=500", "x=1",
+        "experiment=mine", "profile=quick", "runtime.calibrate=false", "data.max_rows=500", "x=1",
     ]  # fmt: skip
+    assert quick.sweep_overrides(quick.sweeps[0], ["runtime.calibrate=true"])[-1] == "runtime.calibrate=true"
+    assert "runtime.calibrate=false" not in quick.sweep_overrides(quick.sweeps[0], ["runtime.calibrate=true"])
     paper = load_plan("mine", "paper", extra_dirs=(root,))
     assert [s.name for s in paper.sweeps] == ["a", "b"]
     assert paper.sweeps[1].overrides == ("generator=uniform", "gen_seed=0,1")
