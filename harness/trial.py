@@ -40,6 +40,7 @@ from harness.generator import BaseGenerator
 from harness.instantiate import GeneratorBuilder, build_generator, build_metric, split_config
 from harness.isolation import format_error, run_isolated
 from harness.ladder import exemption
+from harness.memo import configure as configure_memo
 from harness.metric import BaseMetric, GeneratorFactory, MetricResult, as_outputs
 from harness.schema import to_results_frame
 from harness.seeding import derive_seed
@@ -244,6 +245,7 @@ def run_trial(cfg: TrialConfig) -> pd.DataFrame:
 def run_prepared(prepared: PreparedTrial) -> pd.DataFrame:
     """Run a trial built by :func:`prepare_trial` (see :func:`run_trial`)."""
     cfg = prepared.cfg
+    configure_memo(cfg.cache_dir, enabled=cfg.use_cache)  # plugins' cross-trial memo (harness.memo)
     trial_cache = TrialCache(cfg.cache_dir)
     if cfg.use_cache:
         cached = trial_cache.get(prepared.trial_key)
