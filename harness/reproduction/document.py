@@ -18,14 +18,14 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from harness.errors import DataError
+from harness.errors import ConfigError, DataError
 from harness.reproduction.checks import VERDICTS, Check
 from harness.reproduction.plan import load_plan, reproduction_names
-from harness.reproduction.runner import CHECKS_FILE, count_jobs
+from harness.reproduction.runner import CHECKS_FILE, RUNS_DIR, count_jobs
 from harness.storage import atomic_write_bytes, atomic_write_json
 
 DOCUMENT = "REPRODUCTION.md"
-PROFILE_ORDER = ("paper", "quick")
+PROFILE_ORDER = ("protocol", "paper", "quick")
 COPIED = (".md", ".csv", ".png")  # PDFs stay in the run directory (the committed copy stays small)
 REGENERATE = "privbench reproduce --all --profile quick && privbench reproduction-report"
 
@@ -74,15 +74,25 @@ def read_run(run_dir: Path) -> RunChecks:
 
 
 def newest_runs(results_dir: Path, experiments: Sequence[str]) -> list[RunChecks]:
-    """The newest evaluated run of each (experiment, profile) under ``results_dir``."""
+    """The newest evaluated run of each (experiment, profile) under ``results_dir``.
+
+    Looks at timestamped runs (``<results>/<experiment>/<timestamp>``) and at the persisted runs
+    of ``persist: true`` profiles (``<results>/reproductions/runs/<experiment>/<profile>``); of
+    several runs of one profile, the one evaluated last wins.
+    """
     found: dict[tuple[str, str], RunChecks] = {}
     for experiment in experiments:
-        folder = Path(results_dir) / experiment
-        if not folder.is_dir():
-            continue
-        for path in sorted(folder.glob(f"*/reproduction/{CHECKS_FILE}"), key=lambda p: p.parent.parent.name):
+        candidates = [
+            *sorted((Path(results_dir) / experiment).glob(f"*/reproduction/{CHECKS_FILE}")),
+            *sorted((Path(results_dir) / RUNS_DIR / experiment).glob(f"*/reproduction/{CHECKS_FILE}")),
+        ]
+        for path in candidates:
             run = read_run(path.parent.parent)
-            found[(run.experiment, run.profile)] = run  # later (newer) runs replace earlier ones
+            key = (run.experiment, run.profile)
+            if key not in found or str(run.data.get("evaluated", "")) >= str(
+                found[key].data.get("evaluated", "")
+            ):
+                found[key] = run
     return list(found.values())
 
 
@@ -195,16 +205,17 @@ def _summary(order: Sequence[str], by_experiment: dict[str, dict[str, RunChecks]
         "| id | experiment | profile | checks | exact | same ordering or trend | differs | trials | run time |",
         "|:---|:---|:---|---:|---:|---:|---:|---:|---:|",
     ]
-    for experiment in order:
-        for profile in _profiles(by_experiment[experiment]):
-            run = by_experiment[experiment][profile]
-            counts = run.verdicts()
-            cost = run.data.get("cost", {})
-            lines.append(
-                f"| {run.data.get('id', '')} | [`{experiment}`](#{_anchor(run)}) | {profile} | {len(run.checks)} | "
-                f"{counts['exact']} | {counts['same ordering or trend']} | {counts['differs']} | "
-                f"{cost.get('trials', 0)} | {_duration(cost.get('wall_seconds'))} |"
-            )
+    rows = [(profile, experiment) for experiment in order for profile in _profiles(by_experiment[experiment])]
+    rows.sort(key=lambda r: PROFILE_ORDER.index(r[0]) if r[0] in PROFILE_ORDER else len(PROFILE_ORDER))
+    for profile, experiment in rows:
+        run = by_experiment[experiment][profile]
+        counts = run.verdicts()
+        cost = run.data.get("cost", {})
+        lines.append(
+            f"| {run.data.get('id', '')} | [`{experiment}`](#{_anchor(run)}) | {profile} | {len(run.checks)} | "
+            f"{counts['exact']} | {counts['same ordering or trend']} | {counts['differs']} | "
+            f"{cost.get('trials', 0)} | {_duration(cost.get('wall_seconds'))} |"
+        )
     return [*lines, ""]
 
 
@@ -219,8 +230,9 @@ def _section(experiment: str, runs: dict[str, RunChecks]) -> list[str]:
     ]
     for profile in _profiles(runs):
         lines += _profile_block(experiment, runs[profile])
-    if "paper" not in runs:
-        lines += _paper_not_run(experiment, runs.get("quick"))
+    for profile in ("protocol", "paper"):
+        if profile not in runs:
+            lines += _not_run(experiment, profile, runs.get("quick"))
     return lines
 
 
@@ -271,13 +283,16 @@ def _profile_block(experiment: str, run: RunChecks) -> list[str]:
     return lines
 
 
-def _paper_not_run(experiment: str, quick: RunChecks | None) -> list[str]:
+def _not_run(experiment: str, profile: str, quick: RunChecks | None) -> list[str]:
     try:
-        plan = load_plan(experiment, "paper")
+        plan = load_plan(experiment, profile)
+    except ConfigError:
+        return []  # the experiment has no such profile
+    try:
         jobs = sum(count_jobs(plan).values())
-    except Exception as exc:  # a malformed paper profile is reported, not fatal for the document
-        return [f"Paper profile: could not be expanded ({exc}).", ""]
-    text = f"Paper profile: {jobs:,} trials; not run here."
+    except Exception as exc:  # a malformed profile is reported, not fatal for the document
+        return [f"{profile.capitalize()} profile: could not be expanded ({exc}).", ""]
+    text = f"{profile.capitalize()} profile: {jobs:,} trials; not run here."
     if plan.description:
         text += f" {plan.description}"
     if quick is not None:
@@ -288,7 +303,13 @@ def _paper_not_run(experiment: str, quick: RunChecks | None) -> list[str]:
             f" The quick profile's trials took {per_trial:.1f} s each on average (wall clock); paper trials use "
             "the full data and the published grids and repetitions, so they take longer"
         )
-        text += f" (run it on a cluster: `privbench reproduce {experiment} --profile paper hydra/launcher=slurm`)."
+        if plan.persist:
+            text += (
+                f" (run and resume it with `privbench reproduce {experiment} --profile {profile} "
+                "hydra/launcher=local`; its job directories are committed as they complete)."
+            )
+        else:
+            text += f" (run it on a cluster: `privbench reproduce {experiment} --profile {profile} hydra/launcher=slurm`)."
     return [text, ""]
 
 

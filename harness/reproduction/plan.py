@@ -13,6 +13,7 @@ An experiment YAML that reproduces a paper carries, next to its Hydra keys::
       profiles:
         quick: {overrides: [data.max_rows=4000]}  # minutes on a laptop; CI runs it
         paper: {overrides: [], sweeps: {...}}     # the published protocol; sweeps replace the defaults
+        protocol: {persist: true, ...}            # persist: the run is committed and resumed (runner.py)
 
 A profile named like a ``profile/`` config (``quick``, ``paper``) also selects that config.
 Each sweep is one ``privbench run -m experiment=<name> profile=<profile> <overrides>
@@ -33,7 +34,7 @@ from typing import Any
 from harness.errors import ConfigError
 from harness.registry import config_path, names, read_config
 
-PROFILE_KEYS = ("overrides", "sweeps", "description")
+PROFILE_KEYS = ("overrides", "sweeps", "description", "persist")
 BLOCK_KEYS = ("id", "paper", "title", "section", "checks", "sweeps", "profiles")
 
 
@@ -65,6 +66,10 @@ class ReproductionPlan:
         Overrides of every sweep (after ``experiment=`` and ``profile=``).
     sweeps : tuple of Sweep
         The multiruns, in order.
+    persist : bool
+        The run lives in ``results/reproductions/runs/<experiment>/<profile>`` (committed with the
+        repository, job directories and all) and the same command resumes it: a run longer than
+        one sitting is committed as it stands and finished later (``runner.persistent_run_dir``).
     """
 
     experiment: str
@@ -77,6 +82,7 @@ class ReproductionPlan:
     description: str
     overrides: tuple[str, ...]
     sweeps: tuple[Sweep, ...]
+    persist: bool = False
 
     def sweep_overrides(self, sweep: Sweep, extra: Sequence[str] = ()) -> list[str]:
         """Full override list of ``sweep``: experiment, profile, profile overrides, sweep, extra.
@@ -114,6 +120,13 @@ def reproduction_names(*, extra_dirs: tuple[Path, ...] = ()) -> list[str]:
         for name in names("experiment", extra_dirs=extra_dirs)
         if isinstance(read_config("experiment", name, extra_dirs=extra_dirs).get("reproduction"), Mapping)
     ]
+
+
+def profile_names(experiment: str, *, extra_dirs: tuple[Path, ...] = ()) -> list[str]:
+    """The profiles an experiment's ``reproduction`` block defines, in file order."""
+    block = read_config("experiment", experiment, extra_dirs=extra_dirs).get("reproduction")
+    profiles = block.get("profiles") if isinstance(block, Mapping) else None
+    return [str(name) for name in profiles] if isinstance(profiles, Mapping) else []
 
 
 def load_plan(experiment: str, profile: str, *, extra_dirs: tuple[Path, ...] = ()) -> ReproductionPlan:
@@ -161,7 +174,14 @@ def load_plan(experiment: str, profile: str, *, extra_dirs: tuple[Path, ...] = (
             settings.get("overrides"), f"{where}: reproduction.profiles.{profile}.overrides"
         ),
         sweeps=_sweeps(sweeps_raw, f"{where}: reproduction sweeps of profile {profile!r}"),
+        persist=_flag(settings.get("persist", False), f"{where}: reproduction.profiles.{profile}.persist"),
     )
+
+
+def _flag(raw: Any, where: str) -> bool:
+    if not isinstance(raw, bool):
+        raise ConfigError(f"{where} must be true or false; got {raw!r}")
+    return raw
 
 
 def _sweeps(raw: Any, where: str) -> tuple[Sweep, ...]:
@@ -197,4 +217,4 @@ def _no_unknown(mapping: Mapping[str, Any], allowed: Sequence[str], where: str) 
         )
 
 
-__all__ = ["ReproductionPlan", "Sweep", "load_plan", "reproduction_names"]
+__all__ = ["ReproductionPlan", "Sweep", "load_plan", "profile_names", "reproduction_names"]

@@ -49,6 +49,20 @@ def results_root(base_dir: Path) -> Path:
     return root if root.is_absolute() else base_dir / root
 
 
+RUNS_DIR = Path("reproductions") / "runs"
+"""Under the results root: the committed runs of profiles with ``persist: true``."""
+
+
+def persistent_run_dir(plan: ReproductionPlan, base_dir: Path) -> Path:
+    """``results/reproductions/runs/<experiment>/<profile>``: the committed, resumable run of a profile."""
+    return results_root(base_dir) / RUNS_DIR / plan.experiment / plan.profile
+
+
+def completed_jobs(run_dir: Path) -> int:
+    """Number of job directories of ``run_dir`` that already hold their ``rows.parquet``."""
+    return len(list(Path(run_dir).glob("*/*/rows.parquet"))) if Path(run_dir).is_dir() else 0
+
+
 def new_run_dir(plan: ReproductionPlan, base_dir: Path) -> Path:
     """``results/<experiment>/<timestamp>`` (a fresh directory)."""
     stamp = datetime.now().strftime("%Y-%m-%d_%H-%M-%S")
@@ -116,13 +130,33 @@ def reproduce(
         f"in {len(counts)} sweep(s)",
         file=sys.stderr,
     )
-    run_dir = Path(run_dir) if run_dir is not None else new_run_dir(plan, base_dir)
+    if run_dir is None:
+        run_dir = persistent_run_dir(plan, base_dir) if plan.persist else new_run_dir(plan, base_dir)
+    run_dir = Path(run_dir)
+    done = completed_jobs(run_dir)
+    if done:
+        print(
+            f"privbench: resuming {run_dir}: {done} of {sum(counts.values())} job(s) already have their rows",
+            file=sys.stderr,
+        )
     run_dir.mkdir(parents=True, exist_ok=True)
     started = datetime.now(UTC)
     start = time.perf_counter()
+    previous = (
+        _read_json(run_dir / "reproduction" / META_FILE)
+        if (run_dir / "reproduction" / META_FILE).is_file()
+        else {}
+    )
     for sweep in plan.sweeps:
         os.environ["PRIVBENCH_N_JOBS"] = str(counts[sweep.name])
         run_sweep(plan, sweep, run_dir, extra, base_dir)
+    sittings = [*previous.get("sittings", []), {
+        "started": started.isoformat(timespec="seconds"),
+        "wall_seconds": time.perf_counter() - start,
+        "jobs_before": done,
+        "jobs_after": completed_jobs(run_dir),
+        "machine": machine(),
+    }]  # fmt: skip
     meta = {
         "experiment": plan.experiment,
         "id": plan.id,
@@ -130,8 +164,9 @@ def reproduce(
         "overrides": list(plan.overrides) + list(extra),
         "sweeps": {s.name: list(s.overrides) for s in plan.sweeps},
         "jobs": counts,
-        "started": started.isoformat(timespec="seconds"),
-        "wall_seconds": time.perf_counter() - start,
+        "started": sittings[0]["started"],
+        "wall_seconds": sum(float(s["wall_seconds"]) for s in sittings),
+        "sittings": sittings,
         "machine": machine(),
         "versions": versions(),
     }
@@ -151,7 +186,7 @@ def evaluate(plan: ReproductionPlan, run_dir: Path) -> list[Check]:
     results = load_results(run_dir)
     run = ReproductionRun(plan, Path(run_dir), results)
     run.out_dir.mkdir(parents=True, exist_ok=True)
-    if len(results):
+    if len(results) and not plan.persist:  # a persisted run's rows are committed in its job directories
         write_table(results, run.out_dir / "results.parquet")
     artifacts_error = ""
     if hasattr(module, "artifacts"):

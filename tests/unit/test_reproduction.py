@@ -22,7 +22,7 @@ from harness.reproduction import (
 )
 from harness.reproduction.checks import Check
 from harness.reproduction.document import build_document, committed_runs, newest_runs, read_run
-from harness.reproduction.plan import ReproductionPlan, Sweep
+from harness.reproduction.plan import ReproductionPlan, Sweep, profile_names
 from harness.reproduction.runner import count_jobs
 from harness.reproduction.view import ReproductionRun
 from harness.schema import to_results_frame
@@ -108,9 +108,12 @@ def test_every_bundled_reproduction_has_a_valid_quick_and_paper_profile() -> Non
 
 @pytest.mark.parametrize("name", reproduction_names())
 def test_every_bundled_profile_composes_its_sweeps(name: str) -> None:
-    # The first job of every sweep is composed by Hydra (as `privbench reproduce --dry-run` and the
-    # report's "not run here" line do): a key that exists only under another profile fails here.
-    for profile in ("quick", "paper"):
+    # The first job of every sweep of every profile (quick, paper, protocol, ...) is composed by Hydra
+    # (as `privbench reproduce --dry-run` and the report's "not run here" line do): a key that exists
+    # only under another profile fails here.
+    profiles = profile_names(name)
+    assert {"quick", "paper"} <= set(profiles)
+    for profile in profiles:
         plan = load_plan(name, profile)
         counts = count_jobs(plan)
         assert list(counts) == [s.name for s in plan.sweeps]
