@@ -13,8 +13,8 @@ from harness.instantiate import build_metric
 from harness.spec import ColumnSpec, DatasetSpec
 from metrics.fidelity.kmarginal_tvd import KMarginalTVD
 
-DATASETS = Path(__file__).resolve().parents[2].parent / "shared" / "datasets"
-HOLDOUT = DATASETS / "adult_mostly_synthetic"
+# the reference files are vendored (byte for byte) with the package: a clone needs no ../shared
+HOLDOUT = Path(__file__).resolve().parents[2] / "harness" / "datasets" / "files" / "adult_mostly_synthetic"
 # spec/reproductions.md §11 (tradeoff.csv, adult rows); tolerance ±0.001 on tvd
 REFERENCE_TVD = {
     "adult_mostly": 0.0244317568063156,
@@ -73,7 +73,7 @@ def test_too_few_columns_is_incomputable() -> None:
 @pytest.fixture(scope="module")
 def platzer() -> tuple[DatasetSpec, pd.DataFrame, pd.DataFrame]:
     if not HOLDOUT.is_dir():
-        pytest.fail(f"reference data not found at {HOLDOUT}; clone with ../shared beside the checkout")
+        pytest.fail(f"reference data not found at {HOLDOUT}: the vendored adult_mostly_synthetic files are missing")
     trn = pd.read_csv(HOLDOUT / "adult_trn.csv.gz")
     val = pd.read_csv(HOLDOUT / "adult_val.csv.gz")
     # The reference bins the columns pandas reads as numbers (education-num included) by
