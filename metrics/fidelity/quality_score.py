@@ -16,6 +16,7 @@ import pandas as pd
 from harness.errors import ConfigError, IncomputableMetricError
 from harness.metric import BaseMetric, Family, Goal, MetricResult
 from harness.spec import DatasetSpec
+from metrics.fidelity.sdmetrics_lazy import preload_sdmetrics, sdmetrics_module
 from metrics.fidelity.sdmetrics_pairs import pair_key
 from metrics.fidelity.subsample import check_optional_size, subsample_rows
 
@@ -68,6 +69,7 @@ class QualityScore(BaseMetric):
         real_association_threshold: float = 0.3,
         max_rows: int | None = None,
     ) -> None:
+        preload_sdmetrics()  # SDMetrics (without torch) imported when built, not in a timed compute
         self.real_correlation_threshold = real_correlation_threshold
         self.real_association_threshold = real_association_threshold
         self.max_rows = max_rows
@@ -84,12 +86,10 @@ class QualityScore(BaseMetric):
         -------
         sdmetrics.reports.QualityReport
         """
-        from sdmetrics.reports import QualityReport
-
         from generators.sdv_models import metadata_dict
 
         columns = list(spec.table_columns)
-        report = QualityReport()
+        report = sdmetrics_module("reports").QualityReport()
         report.num_rows_subsample = None
         report.real_correlation_threshold = float(self.real_correlation_threshold)
         report.real_association_threshold = float(self.real_association_threshold)

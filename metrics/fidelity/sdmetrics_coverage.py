@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from metrics.fidelity.sdmetrics_lazy import sdmetrics_module
 from metrics.fidelity.sdmetrics_shapes import CATEGORICAL_KINDS, NUMERIC_KINDS, SingleColumnMetric
 
 
@@ -28,9 +29,7 @@ class RangeCoverage(SingleColumnMetric):
     kind_label: ClassVar[str] = "numeric"
 
     def _sdmetrics_class(self, kind: str) -> Any:
-        from sdmetrics.single_column import RangeCoverage as SdmRangeCoverage
-
-        return SdmRangeCoverage
+        return sdmetrics_module("single_column").RangeCoverage
 
 
 class BoundaryAdherence(SingleColumnMetric):
@@ -47,9 +46,7 @@ class BoundaryAdherence(SingleColumnMetric):
     kind_label: ClassVar[str] = "numeric"
 
     def _sdmetrics_class(self, kind: str) -> Any:
-        from sdmetrics.single_column import BoundaryAdherence as SdmBoundaryAdherence
-
-        return SdmBoundaryAdherence
+        return sdmetrics_module("single_column").BoundaryAdherence
 
 
 class CategoryCoverage(SingleColumnMetric):
@@ -65,9 +62,7 @@ class CategoryCoverage(SingleColumnMetric):
     kind_label: ClassVar[str] = "categorical"
 
     def _sdmetrics_class(self, kind: str) -> Any:
-        from sdmetrics.single_column import CategoryCoverage as SdmCategoryCoverage
-
-        return SdmCategoryCoverage
+        return sdmetrics_module("single_column").CategoryCoverage
 
 
 class AttributeCoverage(SingleColumnMetric):
@@ -84,7 +79,5 @@ class AttributeCoverage(SingleColumnMetric):
     kind_label: ClassVar[str] = "numeric or categorical"
 
     def _sdmetrics_class(self, kind: str) -> Any:
-        from sdmetrics.single_column import CategoryCoverage as SdmCategoryCoverage
-        from sdmetrics.single_column import RangeCoverage as SdmRangeCoverage
-
-        return SdmRangeCoverage if kind in NUMERIC_KINDS else SdmCategoryCoverage
+        single_column = sdmetrics_module("single_column")
+        return single_column.RangeCoverage if kind in NUMERIC_KINDS else single_column.CategoryCoverage

@@ -19,6 +19,7 @@ from harness.errors import IncomputableMetricError
 from harness.metric import BaseMetric, Family, Goal, MetricResult
 from harness.params import check_choice, check_int
 from harness.spec import DatasetSpec
+from metrics.fidelity.sdmetrics_lazy import preload_sdmetrics, sdmetrics_module
 from metrics.fidelity.sdmetrics_shapes import (
     CATEGORICAL_KINDS,
     NUMERIC_KINDS,
@@ -74,6 +75,7 @@ class ColumnPairMetric(BaseMetric):
     kind_label: ClassVar[str] = ""
 
     def __init__(self, max_rows: int | None = None, max_pairs: int | None = None) -> None:
+        preload_sdmetrics()  # SDMetrics (without torch) imported when built, not in a timed compute
         self.max_rows = max_rows
         self.max_pairs = max_pairs
 
@@ -168,9 +170,7 @@ class CorrelationSimilarity(ColumnPairMetric):
         super()._validate_params()
 
     def _sdmetrics_class(self) -> Any:
-        from sdmetrics.column_pairs import CorrelationSimilarity as SdmCorrelationSimilarity
-
-        return SdmCorrelationSimilarity
+        return sdmetrics_module("column_pairs").CorrelationSimilarity
 
     def _sdmetrics_kwargs(self, pair: tuple[str, str], spec: DatasetSpec) -> dict[str, Any]:
         return {"coefficient": self.coefficient}
@@ -208,9 +208,7 @@ class ContingencySimilarity(ColumnPairMetric):
         super()._validate_params()
 
     def _sdmetrics_class(self) -> Any:
-        from sdmetrics.column_pairs import ContingencySimilarity as SdmContingencySimilarity
-
-        return SdmContingencySimilarity
+        return sdmetrics_module("column_pairs").ContingencySimilarity
 
     def _sdmetrics_kwargs(self, pair: tuple[str, str], spec: DatasetSpec) -> dict[str, Any]:
         continuous = [c for c in pair if spec.kind(c) in NUMERIC_KINDS]

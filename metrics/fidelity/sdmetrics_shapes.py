@@ -20,6 +20,7 @@ import pandas as pd
 from harness.errors import IncomputableMetricError
 from harness.metric import BaseMetric, Family, Goal, MetricResult
 from harness.spec import DatasetSpec
+from metrics.fidelity.sdmetrics_lazy import preload_sdmetrics, sdmetrics_module
 
 NUMERIC_KINDS: tuple[str, ...] = ("continuous", "integer", "datetime")
 """Column kinds SDMetrics treats as numerical (its Column Shapes property scores datetimes too)."""
@@ -28,10 +29,8 @@ CATEGORICAL_KINDS: tuple[str, ...] = ("categorical", "ordinal")
 
 def sdmetrics_incomputable_errors() -> tuple[type[Exception], ...]:
     """The SDMetrics exceptions that mean "this column (pair) cannot be scored"."""
-    from sdmetrics.errors import ConstantInputError
-    from sdmetrics.errors import IncomputableMetricError as SdmIncomputable
-
-    return (SdmIncomputable, ConstantInputError)
+    errors = sdmetrics_module("errors")
+    return (errors.IncomputableMetricError, errors.ConstantInputError)
 
 
 def mean_of_scores(
@@ -77,7 +76,9 @@ class SingleColumnMetric(BaseMetric):
     the remaining columns, and ``details["columns"]`` maps every scored column to its value.
 
     Subclasses set ``column_kinds`` and ``kind_label`` and implement :meth:`_sdmetrics_class`
-    (and :meth:`_sdmetrics_kwargs` for parametrised SDMetrics metrics).
+    (and :meth:`_sdmetrics_kwargs` for parametrised SDMetrics metrics); a subclass with its own
+    ``__init__`` calls ``super().__init__()``, which imports SDMetrics (without torch,
+    :mod:`metrics.fidelity.sdmetrics_lazy`) before any ``compute`` is timed.
     """
 
     family: ClassVar[Family] = "fidelity"
@@ -86,6 +87,9 @@ class SingleColumnMetric(BaseMetric):
     max_value: ClassVar[float] = 1.0
     column_kinds: ClassVar[tuple[str, ...]] = ()
     kind_label: ClassVar[str] = ""
+
+    def __init__(self) -> None:
+        preload_sdmetrics()
 
     def _sdmetrics_class(self, kind: str) -> Any:
         """The SDMetrics single-column metric class for a column of ``kind``."""
@@ -143,9 +147,7 @@ class KSComplement(SingleColumnMetric):
     kind_label: ClassVar[str] = "numeric"
 
     def _sdmetrics_class(self, kind: str) -> Any:
-        from sdmetrics.single_column import KSComplement as SdmKSComplement
-
-        return SdmKSComplement
+        return sdmetrics_module("single_column").KSComplement
 
 
 class TVComplement(SingleColumnMetric):
@@ -161,6 +163,4 @@ class TVComplement(SingleColumnMetric):
     kind_label: ClassVar[str] = "categorical"
 
     def _sdmetrics_class(self, kind: str) -> Any:
-        from sdmetrics.single_column import TVComplement as SdmTVComplement
-
-        return SdmTVComplement
+        return sdmetrics_module("single_column").TVComplement

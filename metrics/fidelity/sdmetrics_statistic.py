@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from harness.params import check_choice
+from metrics.fidelity.sdmetrics_lazy import sdmetrics_module
 from metrics.fidelity.sdmetrics_shapes import NUMERIC_KINDS, SingleColumnMetric
 
 STATISTICS: tuple[str, ...] = ("mean", "median", "std")
@@ -33,15 +34,14 @@ class StatisticSimilarity(SingleColumnMetric):
     kind_label: ClassVar[str] = "numeric"
 
     def __init__(self, statistic: str = "mean") -> None:
+        super().__init__()
         self.statistic = statistic
 
     def _validate_params(self) -> None:
         check_choice("statistic", self.statistic, STATISTICS)
 
     def _sdmetrics_class(self, kind: str) -> Any:
-        from sdmetrics.single_column import StatisticSimilarity as SdmStatisticSimilarity
-
-        return SdmStatisticSimilarity
+        return sdmetrics_module("single_column").StatisticSimilarity
 
     def _sdmetrics_kwargs(self) -> dict[str, Any]:
         return {"statistic": self.statistic}

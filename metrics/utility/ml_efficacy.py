@@ -11,10 +11,9 @@ from __future__ import annotations
 
 import math
 import warnings
-from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import numpy as np
@@ -68,23 +67,12 @@ from metrics.utility.scores import (
     regression_score,
     score_goal,
 )
+from metrics.utility.trtr_memo import TRTR_CACHE, jsonable, memoised_trtr, trtr_payload
+from metrics.utility.trtr_memo import Fitted as _Fitted
 
 AUC_VARIANTS: tuple[str, ...] = ("proba", "reference")
 SUMMARY_PREFIXES: tuple[str, ...] = ("mean", "best")
-_CACHE_SIZE = 16
-_TRTR_CACHE: OrderedDict[tuple[Any, ...], _Fitted] = OrderedDict()
-
-
-@dataclass
-class _Fitted:
-    """Test scores of one classifier trained on one table, and how it was chosen."""
-
-    scores: dict[str, float]
-    cv_score: float | None = None
-    best_params: dict[str, Any] = field(default_factory=dict)
-    n_configs: int = 1
-    n_failed: int = 0
-    note: str = ""
+_TRTR_CACHE = TRTR_CACHE  # the in-process part of the TRTR memo (benchmarks clear it)
 
 
 @dataclass(frozen=True)
@@ -120,8 +108,9 @@ class MlEfficacy(BaseMetric):
     score over the classifiers; baseline the best TRTR score, ``000_…``'s "best solution for each
     original data set"), each with its ``pct_diff`` and ``rope_outcome``.
 
-    TRTR is computed inside the metric on T with the same protocol (memoised in-process on the
-    content of T and H, the parameters and the seed, so the variants of one dataset share it).
+    TRTR is computed inside the metric on T with the same protocol, once per (T, H, parameters,
+    seed): memoised in-process and across processes in the trial cache
+    (:mod:`metrics.utility.trtr_memo`), so the variants of one dataset share it.
     Training rows are put in :func:`~harness.encoding.canonical_row_order` first, so the value
     does not depend on the order of the rows. A training table with a single class gives a
     constant classifier (AUC 0.5) with a note in ``details``; rows whose target is missing are
@@ -385,26 +374,34 @@ class MlEfficacy(BaseMetric):
 
     # ------------------------------------------------------------------ fitting
     def _trtr(self, real: pd.DataFrame, test: pd.DataFrame, task: _Task, clf: str, seed: int) -> _Fitted:
-        """TRTR of ``clf``, memoised on (T, H, parameters, seed)."""
-        key = (
-            _frame_key(real),
-            _frame_key(test),
-            tuple(sorted((k, repr(v)) for k, v in self.get_params().items() if k != "classifiers")),
-            task.target,
-            task.regression,
-            task.scores,
-            clf,
-            int(seed),
+        """TRTR of ``clf``, memoised on (T, H, parameters, seed) (:mod:`metrics.utility.trtr_memo`)."""
+        grid = self.grid_for(clf, n_features=len(task.columns), regression=task.regression)
+        folds, repeats = self.cv_shape()
+        preset = self.preset
+        payload = trtr_payload(
+            real=real,
+            test=test,
+            task={
+                "target": task.target,
+                "regression": task.regression,
+                "scores": list(task.scores),
+                "headline": task.headline,
+                "classes": list(task.classes),
+                "numeric": list(task.columns.numeric),
+                "categorical": list(task.columns.categorical),
+            },
+            classifier=clf,
+            params={k: v for k, v in self.get_params().items() if k not in ("classifiers", "rope")},
+            grid=grid,
+            cv={
+                "folds": folds,
+                "repeats": repeats,
+                "scheme": preset.cv_scheme,
+                "selection": preset.selection,
+            },
+            seed=seed,
         )
-        hit = _TRTR_CACHE.get(key)
-        if hit is not None:
-            _TRTR_CACHE.move_to_end(key)
-            return hit
-        fitted = self._fit_score(real, task, clf, seed, fixed_params=None)
-        _TRTR_CACHE[key] = fitted
-        while len(_TRTR_CACHE) > _CACHE_SIZE:
-            _TRTR_CACHE.popitem(last=False)
-        return fitted
+        return memoised_trtr(payload, grid, lambda: self._fit_score(real, task, clf, seed, fixed_params=None))
 
     def _fit_score(
         self,
@@ -678,7 +675,7 @@ def _goal(score: str) -> Goal | None:
 def _fit_details(prefix: str, fitted: _Fitted) -> dict[str, Any]:
     out: dict[str, Any] = {
         f"{prefix}_scores": dict(fitted.scores),
-        f"{prefix}_params": _jsonable(fitted.best_params),
+        f"{prefix}_params": jsonable(fitted.best_params),
     }
     if fitted.cv_score is not None:
         out[f"{prefix}_cv_score"] = fitted.cv_score
@@ -688,16 +685,6 @@ def _fit_details(prefix: str, fitted: _Fitted) -> dict[str, Any]:
     if fitted.note:
         out[f"{prefix}_note"] = fitted.note
     return out
-
-
-def _jsonable(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {str(k): _jsonable(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_jsonable(v) for v in value]
-    if isinstance(value, np.generic):
-        return value.item()
-    return value
 
 
 def _class_order(spec: DatasetSpec, target: str, present: Sequence[str]) -> tuple[str, ...]:
@@ -729,12 +716,6 @@ def _cv_scorer(task: _Task, encoder: LabelEncoder | None) -> Callable[[Any, Any,
         return classification_score(headline, labels, pred, proba, model_classes, classes)
 
     return scorer
-
-
-def _frame_key(frame: pd.DataFrame) -> tuple[Any, ...]:
-    """Order-insensitive content key of a table (for the TRTR memo)."""
-    hashes = np.sort(pd.util.hash_pandas_object(frame, index=False).to_numpy())
-    return (tuple(frame.columns), len(frame), hash(hashes.tobytes()))
 
 
 def _check_names(key: str, value: Any, valid: Sequence[str]) -> None:

@@ -1,0 +1,399 @@
+"""Overhead around a trial's recorded work: issue 15's changes as toggles, side by side in one run.
+
+A trial records its work as ``fit_s``, ``sample_s`` and each metric's ``metric_s``; everything
+else in a ``privbench run`` (interpreter start, imports, Hydra composition and launch,
+preflight, data loading, the fit child's start, calibration, writing rows) is overhead. This
+benchmark runs real ``privbench run`` commands in fresh processes, each with fresh result and
+cache directories, under these configurations (environment switches; results do not depend
+on them):
+
+``before``
+    ``PRIVBENCH_LAZY_IMPORTS=0 PRIVBENCH_TRTR_MEMO=0``: SDMetrics imported as shipped (torch
+    included) by the first SDMetrics metric's ``compute``, numba imported by every
+    ``limit_threads``, the TRTR baseline of ``ml_efficacy`` memoised in-process only.
+``lazy imports``
+    SDMetrics imported without torch when its metrics are built, numba never imported for
+    ``limit_threads`` (:mod:`metrics.fidelity.sdmetrics_lazy`, :mod:`harness.threads`).
+``trtr memo``
+    The TRTR baseline memoised across processes in the trial cache
+    (:mod:`metrics.utility.trtr_memo`).
+``after``
+    Both.
+
+Workloads:
+
+``single``
+    ``privbench run generator=identity suite=fast`` (one trial; plus ``--extra`` overrides,
+    default ``profile=quick``); the TRTR memo plays no part (no ``ml_efficacy``).
+``sweep``
+    A 10-trial sweep with the default suite and the quick profile (``--sweep identity``:
+    ``generator=identity gen_seed=0..9``; ``--sweep quickstart``: ``experiment=quickstart``, five
+    reference generators x two seeds), launched as one ``privbench run -m`` (Hydra's basic
+    launcher: one process, the in-process TRTR memo already shared) and as one process per
+    trial (``--launch processes``, ``privbench run --no-preflight`` per job: how submitit /
+    SLURM jobs run, without the submission machinery), the processes sharing one cache.
+
+Reported per configuration: the wall time of the command(s), their CPU time (user + system, the
+fit children included: steadier than wall time on a shared machine), the recorded work (fit +
+sample of variants not served from the cache, plus every metric's ``metric_s``), the
+recorded-work share (recorded / wall) and the wall and CPU ratios ``before`` / configuration.
+Configurations run interleaved in ``--repeats`` rounds (medians reported); an unmeasured warm-up
+trial first fills numba's on-disk kernel cache and the OS file cache. ``--breakdown`` instead runs each
+workload once, instrumented, and prints where its wall time goes (phases, Hydra compositions,
+the slowest imports by package from ``python -X importtime``). Run::
+
+    python -m benchmarks.bench_trial_overhead                          # single + identity sweep, both launches
+    python -m benchmarks.bench_trial_overhead --workloads single --repeats 3
+    python -m benchmarks.bench_trial_overhead --sweep quickstart --launch processes
+    python -m benchmarks.bench_trial_overhead --breakdown --sweep quickstart
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import json
+import os
+import re
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parent.parent
+CONFIGS: dict[str, dict[str, str]] = {
+    "before": {"PRIVBENCH_LAZY_IMPORTS": "0", "PRIVBENCH_TRTR_MEMO": "0"},
+    "lazy imports": {"PRIVBENCH_LAZY_IMPORTS": "1", "PRIVBENCH_TRTR_MEMO": "0"},
+    "trtr memo": {"PRIVBENCH_LAZY_IMPORTS": "0", "PRIVBENCH_TRTR_MEMO": "1"},
+    "after": {"PRIVBENCH_LAZY_IMPORTS": "1", "PRIVBENCH_TRTR_MEMO": "1"},
+}
+QUICKSTART = ("identity", "independent_marginals", "uniform", "real_holdout", "subsample")
+SWEEPS: dict[str, tuple[list[str], list[list[str]], list[str]]] = {
+    # name: (overrides of every job, per-job overrides, the same sweep as multirun overrides)
+    "identity": (
+        ["generator=identity", "profile=quick"],
+        [[f"gen_seed={s}"] for s in range(10)],
+        ["gen_seed=" + ",".join(str(s) for s in range(10))],
+    ),
+    "quickstart": (
+        ["experiment=quickstart"],
+        [[f"generator={g}", f"gen_seed={s}"] for g in QUICKSTART for s in (0, 1)],
+        [],
+    ),
+}
+HEAVY = ("torch", "numba", "sdmetrics", "anonymeter", "xgboost", "jax", "matplotlib", "umap", "statsmodels")
+
+
+# ---------------------------------------------------------------------- child side
+def _instrument(totals: dict[str, list[float]]) -> None:
+    """Wrap the phases of a ``privbench run`` with timers accumulating into ``totals``."""
+    import importlib
+
+    def wrap(module: str, attr: str, label: str, key: Callable[..., str] | None = None) -> None:
+        owner: Any = importlib.import_module(module)
+        *path, name = attr.split(".")
+        for part in path:
+            owner = getattr(owner, part, None)
+        original = getattr(owner, name, None) if owner is not None else None
+        if original is None:
+            return
+
+        @functools.wraps(original)
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            start = time.perf_counter()
+            try:
+                return original(*args, **kwargs)
+            finally:
+                entry = totals[label if key is None else f"{label}[{key(*args, **kwargs)}]"]
+                entry[0] += time.perf_counter() - start
+                entry[1] += 1
+
+        setattr(owner, name, timed)
+
+    wrap("harness.preflight", "preflight", "preflight (total)")
+    wrap("harness.preflight", "compose_job", "  preflight: Hydra compose (JobComposer)")
+    wrap("harness.trial", "prepare_trial", "  preflight: prepare_trial")  # preflight imports it late
+    wrap("harness.app", "prepare_trial", "    job: prepare_trial (data load, split, build)")
+    wrap("harness.trial", "load_dataset", "  prepare_trial (preflight + job): load_dataset")
+    wrap("harness.trial", "make_split", "  prepare_trial (preflight + job): make_split")
+    wrap(
+        "harness.trial",
+        "build_metric",
+        "  prepare_trial (preflight + job): build_metric",
+        key=lambda name, *a, **k: name,
+    )
+    wrap("harness.app", "run_job", "  job: task function (harness.app.run_job)")
+    wrap("harness.trial", "_obtain_variant", "    fit/sample child (wall)")
+    wrap("harness.trial", "_compute_metric", "    metric", key=lambda metric, *a, **k: metric.name)
+    wrap("harness.trial", "_Calibrator.of", "    calibration", key=lambda self, name, metric: name)
+    wrap("harness.trial", "TrialCache.put", "    write trial cache")
+    wrap("harness.app", "atomic_write_parquet", "    write rows.parquet")
+    loader = "hydra._internal.config_loader_impl"
+    wrap(loader, "ConfigLoaderImpl.load_configuration", "hydra: every composition (preflight included)")
+    wrap(loader, "ConfigLoaderImpl.load_sweep_config", "  hydra: load_sweep_config (sweeper + launcher)")
+    wrap(
+        "hydra.plugins.sweeper", "Sweeper.validate_batch_is_legal", "  hydra: sweeper validate_batch_is_legal"
+    )
+    wrap("hydra._internal.hydra", "Hydra.get_mode", "  hydra: get_mode")
+    wrap("hydra.core.utils", "_save_config", "  hydra: write .hydra/")
+    import hydra._internal.core_plugins.basic_launcher as basic
+    import hydra._internal.hydra as hydra_main
+    import hydra.core.utils as hydra_utils
+
+    wrap("hydra.core.utils", "run_job", "hydra: run_job (job set-up + task function)")
+    basic_launcher: Any = basic
+    hydra_module: Any = hydra_main
+    basic_launcher.run_job = hydra_module.run_job = hydra_utils.run_job
+
+
+def child(argv: list[str], breakdown: bool) -> dict[str, Any]:
+    """Run ``privbench ARGV`` in this process; return its timings and loaded heavy modules."""
+    start = time.perf_counter()
+    totals: dict[str, list[float]] = defaultdict(lambda: [0.0, 0])
+    if breakdown:
+        t0 = time.perf_counter()
+        import harness.app
+        import harness.preflight  # noqa: F401
+
+        totals["imports (harness.app, harness.preflight)"] = [time.perf_counter() - t0, 1]
+        _instrument(totals)
+    from harness.cli import main
+
+    code = main(argv)
+    return {
+        "code": code,
+        "elapsed_s": time.perf_counter() - start,
+        "phases": {k: v for k, v in totals.items()},
+        "loaded": [m for m in HEAVY if m in sys.modules],
+    }
+
+
+# ---------------------------------------------------------------------- parent side
+def run_privbench(
+    argv: Sequence[str], env: dict[str, str], root: Path, *, breakdown: bool = False, importtime: bool = False
+) -> dict[str, Any]:
+    """``privbench ARGV`` in a fresh interpreter with results and cache under ``root``."""
+    command = [sys.executable, *(["-X", "importtime"] if importtime else [])]
+    command += ["-m", "benchmarks.bench_trial_overhead", "--child", json.dumps(list(argv))]
+    if breakdown:
+        command.append("--breakdown")
+    environ = {
+        **os.environ,
+        **env,
+        "PRIVBENCH_RESULTS_DIR": str(root / "results"),
+        "PRIVBENCH_CACHE_DIR": str(root / "cache"),
+        "PRIVBENCH_PROGRESS": "0",
+        "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep),
+    }
+    root.mkdir(parents=True, exist_ok=True)
+    cpu_before = _children_cpu_s()
+    start = time.perf_counter()
+    proc = subprocess.run(command, cwd=root, env=environ, capture_output=True, text=True, check=False)
+    wall = time.perf_counter() - start
+    cpu = _children_cpu_s() - cpu_before
+    if proc.returncode != 0:
+        raise RuntimeError(f"privbench {' '.join(argv)} failed:\n{proc.stderr[-4000:]}")
+    out: dict[str, Any] = json.loads(proc.stdout.strip().splitlines()[-1])
+    out["wall_s"] = wall
+    out["cpu_s"] = cpu
+    if importtime:
+        out["imports"] = import_times(proc.stderr)
+    return out
+
+
+def _children_cpu_s() -> float:
+    """User + system CPU seconds of this process's finished children (and theirs)."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def import_times(stderr: str) -> dict[str, float]:
+    """Seconds of ``-X importtime`` self time summed per top-level package."""
+    totals: dict[str, float] = defaultdict(float)
+    for line in stderr.splitlines():
+        match = re.match(r"import time:\s+(\d+) \|\s+\d+ \|\s*(\S+)", line)
+        if match:
+            totals[match.group(2).split(".")[0]] += int(match.group(1)) / 1e6
+    return dict(totals)
+
+
+def recorded_work(results: Path) -> tuple[float, int]:
+    """Recorded seconds of every trial under ``results`` and the number of trials.
+
+    fit + sample of variants made in this run (a cached variant's times were recorded by the
+    run that made it), plus each metric's ``metric_s`` (once per trial and metric).
+    """
+    import pandas as pd
+
+    frames = [pd.read_parquet(p) for p in sorted(results.rglob("rows.parquet"))]
+    if not frames:
+        return 0.0, 0
+    rows = pd.concat(frames, ignore_index=True)
+    rows = rows[~rows["resumed"].fillna(False).astype(bool)]
+    trials = rows.drop_duplicates("trial_key")
+    made = trials[~trials["cache_hit"].fillna(False).astype(bool)]
+    fit_sample = float(made["fit_s"].fillna(0).sum() + made["sample_s"].fillna(0).sum())
+    metrics = rows.dropna(subset=["metric_s"]).drop_duplicates(["trial_key", "metric"])
+    return fit_sample + float(metrics["metric_s"].sum()), int(trials["trial_key"].nunique())
+
+
+def workload_runs(workload: str, sweep: str, launch: str, extra: Sequence[str]) -> list[list[str]]:
+    """The ``privbench`` argument lists of one measured run of a workload."""
+    if workload == "single":
+        return [["run", "generator=identity", "suite=fast", *extra]]
+    common, jobs, multirun = SWEEPS[sweep]
+    if launch == "multirun":
+        return [["run", "-m", *common, *multirun, *extra]]
+    return [["run", "--no-preflight", *common, *job, *extra] for job in jobs]
+
+
+def measure(
+    workload: str, sweep: str, launch: str, extra: Sequence[str], config: str, base: Path
+) -> dict[str, Any]:
+    """Run one workload under one configuration in a fresh directory; wall, recorded, share."""
+    root = Path(tempfile.mkdtemp(prefix="run-", dir=base))
+    outs = [
+        run_privbench(argv, CONFIGS[config], root) for argv in workload_runs(workload, sweep, launch, extra)
+    ]
+    wall = sum(o["wall_s"] for o in outs)
+    cpu = sum(o["cpu_s"] for o in outs)
+    recorded, trials = recorded_work(root / "results")
+    loaded = sorted({m for o in outs for m in o["loaded"]})
+    return {
+        "wall_s": wall, "cpu_s": cpu, "recorded_s": recorded, "share": recorded / wall, "trials": trials,
+        "loaded": loaded,
+    }  # fmt: skip
+
+
+def compare(
+    label: str,
+    workload: tuple[str, str, str],
+    extra: Sequence[str],
+    configs: Sequence[str],
+    repeats: int,
+    base: Path,
+) -> dict[str, dict[str, float]]:
+    """Measure ``workload`` (kind, sweep, launch) under every configuration, interleaved in rounds.
+
+    Returns the medians per configuration (``wall_s``, ``cpu_s``, ``recorded_s``, ``share``); the
+    ratios printed are ``before``'s (the first configuration's) over each configuration's.
+    """
+    kind, sweep, launch = workload
+    results: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for _ in range(repeats):
+        for config in configs:
+            results[config].append(measure(kind, sweep, launch, extra, config, base))
+    print(f"\n{label}  ({repeats} round(s), medians; 2 shared CPU cores, timings vary with their load)")
+    print(
+        f"  {'configuration':<14} {'wall s':>8} {'CPU s':>7} {'recorded s':>11} {'share':>6} "
+        f"{'wall ratio':>11} {'CPU ratio':>10}  heavy modules loaded"
+    )
+    medians: dict[str, dict[str, float]] = {}
+    for config in configs:
+        rs = results[config]
+        keys = ("wall_s", "cpu_s", "recorded_s", "share")
+        medians[config] = {key: statistics.median(r[key] for r in rs) for key in keys}
+    ref = medians[configs[0]]
+    for config in configs:
+        m = medians[config]
+        loaded = ", ".join(results[config][-1]["loaded"]) or "-"
+        print(
+            f"  {config:<14} {m['wall_s']:8.1f} {m['cpu_s']:7.1f} {m['recorded_s']:11.1f} {m['share']:6.0%} "
+            f"{ref['wall_s'] / m['wall_s']:10.2f}x {ref['cpu_s'] / m['cpu_s']:9.2f}x  {loaded}",
+            flush=True,
+        )
+    return medians
+
+
+PHASE_ORDER = (
+    "imports", "preflight (total)", "  preflight: Hydra", "  preflight: prepare", "  prepare_trial (preflight",
+    "hydra: every", "  hydra: get_mode", "  hydra: sweeper", "  hydra: load_sweep", "hydra: run_job",
+    "  hydra: write", "  job: task", "    job: prepare", "    fit/sample", "    metric", "    calibration",
+    "    write",
+)  # fmt: skip
+
+
+def _rank(label: str) -> tuple[int, str]:
+    """Display position of a phase label (the order of a trial), then its name."""
+    ranks = [i for i, prefix in enumerate(PHASE_ORDER) if label.startswith(prefix)]
+    return (ranks[0] if ranks else len(PHASE_ORDER), label)
+
+
+def breakdown(args: argparse.Namespace, base: Path) -> None:
+    """One instrumented run of each workload under the last of ``--configs`` (default ``after``)."""
+    config = args.configs[-1]
+    for workload in args.workloads:
+        for launch in ["multirun"] if workload == "single" else args.launch:
+            root = Path(tempfile.mkdtemp(prefix="breakdown-", dir=base))
+            extra = args.extra if workload == "single" else []
+            argvs = workload_runs(workload, args.sweep, launch, extra)
+            outs = [run_privbench(a, CONFIGS[config], root, breakdown=True, importtime=True) for a in argvs]
+            wall = sum(o["wall_s"] for o in outs)
+            recorded, trials = recorded_work(root / "results")
+            name = "one trial" if workload == "single" else f"{args.sweep} sweep, {launch}"
+            print(f"\n{name} [{config}]: {trials} trial(s), wall {wall:.1f} s, recorded {recorded:.1f} s "
+                  f"({recorded / wall:.0%}); 2 shared CPU cores")  # fmt: skip
+            start = sum(o["wall_s"] - o["elapsed_s"] for o in outs)
+            print(f"  {start:8.2f} s  x{len(outs):<3} interpreter start (wall minus the child's own time)")
+            phases: dict[str, list[float]] = defaultdict(lambda: [0.0, 0])
+            imports: dict[str, float] = defaultdict(float)
+            for out in outs:
+                for key, (seconds, count) in out["phases"].items():
+                    phases[key][0] += seconds
+                    phases[key][1] += count
+                for package, seconds in out["imports"].items():
+                    imports[package] += seconds
+            for key, (seconds, count) in sorted(phases.items(), key=lambda kv: _rank(kv[0])):
+                print(f"  {seconds:8.2f} s  x{int(count):<3} {key}")
+            top = sorted(imports.items(), key=lambda kv: -kv[1])[:12]
+            print("  imports by package (-X importtime self time, s): "
+                  + ", ".join(f"{p} {s:.2f}" for p, s in top))  # fmt: skip
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--workloads", nargs="+", choices=("single", "sweep"), default=["single", "sweep"])
+    parser.add_argument("--sweep", choices=sorted(SWEEPS), default="identity", help="the 10-trial sweep")
+    parser.add_argument(
+        "--launch", nargs="+", choices=("multirun", "processes"), default=["multirun", "processes"]
+    )
+    parser.add_argument("--configs", nargs="+", choices=list(CONFIGS), default=list(CONFIGS))
+    parser.add_argument("--repeats", type=int, default=1, help="interleaved rounds (medians reported)")
+    parser.add_argument(
+        "--extra",
+        nargs="*",
+        default=["profile=quick"],
+        help="overrides of the one-trial run (default profile=quick)",
+    )
+    parser.add_argument("--breakdown", action="store_true", help="one instrumented run of each workload")
+    parser.add_argument("--no-warmup", action="store_true", help="skip the unmeasured warm-up trial")
+    parser.add_argument("--child", default=None, help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.child is not None:
+        print(json.dumps(child(json.loads(args.child), args.breakdown)))
+        return
+    with tempfile.TemporaryDirectory(prefix="privbench-overhead-") as tmp:
+        base = Path(tmp)
+        if not args.no_warmup:  # numba's on-disk kernels, the OS file cache: not billed to the first config
+            run_privbench(["run", "generator=identity", "profile=quick"], CONFIGS["after"], base / "warmup")
+        if args.breakdown:
+            breakdown(args, base)
+            return
+        if "single" in args.workloads:
+            configs = [c for c in args.configs if c != "trtr memo"]  # no ml_efficacy in the fast suite
+            label = f"one trial: privbench run generator=identity suite=fast {' '.join(args.extra)}"
+            compare(label, ("single", args.sweep, "multirun"), args.extra, configs, args.repeats, base)
+        if "sweep" in args.workloads:
+            for launch in args.launch:
+                label = f"{args.sweep} sweep (10 trials, default suite, quick profile), launch: {launch}"
+                compare(label, ("sweep", args.sweep, launch), [], args.configs, args.repeats, base)
+
+
+if __name__ == "__main__":
+    main()
