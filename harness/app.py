@@ -21,6 +21,7 @@ from hydra.core.hydra_config import HydraConfig
 from hydra.types import RunMode
 from omegaconf import DictConfig
 
+from harness.collect import write_sweep_plan
 from harness.errors import ConfigError, PrivbenchError
 from harness.schema import to_results_frame
 from harness.spec import _plain, canonical_json, plain_dict
@@ -168,6 +169,9 @@ def run_job(cfg: DictConfig) -> str:
     label = " ".join(hc.overrides.task) or "(defaults)"
     start = time.perf_counter()
     choices = plain_dict(hc.runtime.choices)
+    _remove_stale_temp_files(out_dir)
+    if multirun:
+        write_sweep_plan(out_dir.parent)
     try:
         prepared = prepare_trial(
             trial_config(
@@ -202,6 +206,12 @@ def run_job(cfg: DictConfig) -> str:
         ", resumed from cache" if resumed else "",
     )  # fmt: skip
     return worst
+
+
+def _remove_stale_temp_files(job_dir: Path) -> None:
+    """Delete the temp files of a write killed in an earlier attempt at this job (only this job writes here)."""
+    for stale in job_dir.glob(f".{ROWS_FILE}.*.tmp"):
+        stale.unlink(missing_ok=True)
 
 
 def _config_error_rows(cfg: DictConfig, choices: Mapping[str, Any], run_id: str, exc: Exception) -> Any:

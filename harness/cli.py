@@ -21,6 +21,7 @@ traceback instead.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import os
 import sys
 from collections.abc import Sequence
@@ -173,21 +174,49 @@ def _run(rest: list[str]) -> int:
         "--package",
         "-p",
     }
+    plan_env: dict[str, str] = {}
     if not skip_preflight and not (set(flags) & hydra_only):
-        from harness.preflight import preflight
+        from harness.collect import SWEEP_PLAN_ENV
+        from harness.preflight import preflight_jobs
 
-        n_jobs = preflight(overrides, multirun=multirun, base_dir=Path.cwd())
-        os.environ["PRIVBENCH_N_JOBS"] = str(n_jobs)
-        print(f"privbench: {n_jobs} trial(s) validated", file=sys.stderr)
+        jobs = preflight_jobs(overrides, multirun=multirun, base_dir=Path.cwd())
+        plan_env["PRIVBENCH_N_JOBS"] = str(len(jobs))
+        if multirun:
+            plan_env[SWEEP_PLAN_ENV] = str(_write_plan(jobs))
+        print(f"privbench: {len(jobs)} trial(s) validated", file=sys.stderr)
     from harness.app import hydra_main
 
-    saved = sys.argv
+    saved = sys.argv, {key: os.environ.get(key) for key in plan_env}
     sys.argv = ["privbench", *rest]
+    os.environ.update(plan_env)
     try:
         hydra_main()
     finally:
-        sys.argv = saved
+        sys.argv = saved[0]
+        for key, value in saved[1].items():  # a later command in this process plans its own sweep
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
     return 0
+
+
+def _write_plan(jobs: list[list[str]]) -> Path:
+    """The sweep's job override lists, in a content-addressed file under the results cache.
+
+    The first job copies it into the sweep directory (``sweep.json``), where ``collect``
+    finds the planned trials; it lives under the results directory so compute nodes that
+    share it can read it.
+    """
+    from harness.spec import canonical_json
+    from harness.storage import atomic_write_bytes
+
+    text = canonical_json(jobs)
+    root = Path(os.environ.get("PRIVBENCH_RESULTS_DIR", "results"))
+    path = (root / ".cache" / "sweeps" / f"{hashlib.sha256(text.encode()).hexdigest()[:16]}.json").resolve()
+    if not path.is_file():
+        atomic_write_bytes(path, text.encode())
+    return path
 
 
 def _config_dir_to_searchpath(args: list[str]) -> list[str]:
@@ -209,18 +238,21 @@ def _config_dir_to_searchpath(args: list[str]) -> list[str]:
 
 
 def _collect(args: argparse.Namespace) -> int:
-    from harness.collect import collect, write_table
+    from harness.collect import collect_runs, write_table
 
-    results = collect(args.run_dirs)
+    collection = collect_runs(args.run_dirs)
+    results = collection.results
     output = args.output or (args.run_dirs[0] / "results.parquet")
     write_table(results, output)
     counts = results["status"].value_counts().to_dict()
     print(f"{len(results)} rows from {results['trial_key'].nunique()} trials -> {output}  (status: {counts})")
+    for note in collection.notes():
+        print(f"note: {note}", file=sys.stderr)
     return 0
 
 
 def _report(args: argparse.Namespace) -> int:
-    from harness.collect import collect, run_config_text, write_table
+    from harness.collect import collect_runs, run_config_text, write_table
     from harness.report import build_report
     from harness.report.settings import SETTINGS_FILE, load_settings
     from harness.versions import versions
@@ -244,7 +276,10 @@ def _report(args: argparse.Namespace) -> int:
     if args.settings is not None and not args.settings.is_file():
         raise ConfigError(f"report settings file {args.settings} does not exist")
     settings = load_settings(args.settings or (args.run_dirs[0] / SETTINGS_FILE), flags)
-    results = collect(args.run_dirs)
+    collection = collect_runs(args.run_dirs)
+    for note in collection.notes():
+        print(f"note: {note}", file=sys.stderr)
+    results = collection.results
     out_dir = args.output or (args.run_dirs[0] / "report")
     write_table(results, out_dir / "results.parquet")
     title = ", ".join(sorted(results["experiment"].dropna().unique())) or "privbench report"

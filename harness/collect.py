@@ -1,17 +1,79 @@
-"""Collect the per-job result files of one or several runs into one long table."""
+"""Collect the per-job result files of one or several runs into one long table.
+
+A results directory may hold several runs of the same sweep (a command re-run after a kill
+starts a new timestamped directory; ``collect results/<experiment>`` then sees both). Each
+trial is kept once: the rows of its newest result file (by modification time, then path), and
+the collection says how many older copies it left out. A sweep launched by ``privbench run -m``
+records the jobs it planned in ``sweep.json`` (:func:`write_sweep_plan`); collecting a sweep
+whose jobs are not all there names the missing ones.
+"""
 
 from __future__ import annotations
 
+import json
+import logging
+import os
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
 from harness.errors import DataError
 from harness.schema import conform_results
-from harness.storage import atomic_write_bytes, atomic_write_parquet, read_parquet
+from harness.storage import atomic_write_bytes, atomic_write_json, atomic_write_parquet, read_parquet
 
+log = logging.getLogger("privbench")
 ROWS_FILE = "rows.parquet"
+SWEEP_FILE = "sweep.json"
+SWEEP_PLAN_ENV = "PRIVBENCH_SWEEP_PLAN"
+"""Path of the JSON file holding the job override lists of the sweep being launched."""
+SHOWN_MISSING = 5
+
+
+@dataclass
+class Collection:
+    """The collected rows of some runs, and what the collection had to say about them.
+
+    Attributes
+    ----------
+    results : DataFrame
+        One set of rows per trial (schema of :mod:`harness.schema`).
+    n_files : int
+        Result files read.
+    duplicates : int
+        Result files left out because a newer file holds the same trial.
+    missing : list of str
+        Planned jobs with no result file (their overrides), over every sweep found.
+    planned : int
+        Jobs planned by the sweeps that recorded a plan.
+    """
+
+    results: pd.DataFrame
+    n_files: int = 0
+    duplicates: int = 0
+    missing: list[str] = field(default_factory=list)
+    planned: int = 0
+
+    def notes(self) -> list[str]:
+        """One line per thing a reader of the collected table must know."""
+        out = []
+        if self.duplicates:
+            out.append(
+                f"{self.duplicates} older result file(s) of trials run again were left out "
+                "(kept the newest run of each trial)"
+            )
+        if self.missing:
+            shown = "; ".join(self.missing[:SHOWN_MISSING])
+            more = (
+                f" and {len(self.missing) - SHOWN_MISSING} more" if len(self.missing) > SHOWN_MISSING else ""
+            )
+            out.append(
+                f"partial sweep: {len(self.missing)} of {self.planned} planned trial(s) have no results "
+                f"(missing: {shown}{more})"
+            )
+        return out
 
 
 def result_files(run_dir: Path) -> list[Path]:
@@ -21,30 +83,103 @@ def result_files(run_dir: Path) -> list[Path]:
 
 
 def collect(run_dirs: Sequence[Path]) -> pd.DataFrame:
-    """Concatenate the result rows of ``run_dirs`` (schema of :mod:`harness.schema`).
+    """Concatenate the result rows of ``run_dirs``, one set of rows per trial.
 
-    Rows are ordered by (trial_key, metric, variant) so the table does not depend on the
-    order in which jobs finished.
+    Rows are ordered by (run_id, trial_key, metric, variant) so the table does not depend on
+    the order in which jobs finished. :func:`collect_runs` also says what was left out.
 
     Raises
     ------
     DataError
-        If a directory does not exist or holds no result file.
+        If a directory does not exist, holds no result file or a result file cannot be read.
     """
-    frames: list[pd.DataFrame] = []
+    return collect_runs(run_dirs).results
+
+
+def collect_runs(run_dirs: Sequence[Path]) -> Collection:
+    """:func:`collect` with the duplicates it dropped and the planned jobs it did not find."""
+    files: list[Path] = []
     for run_dir in run_dirs:
         if not Path(run_dir).is_dir():
             raise DataError(f"{run_dir}: no such run directory; expected results/<experiment>/<timestamp>")
-        files = result_files(Path(run_dir))
-        if not files:
+        found = result_files(Path(run_dir))
+        if not found:
             raise DataError(
                 f"{run_dir}: no {ROWS_FILE} found; expected the output directory of `privbench run`"
             )
-        frames.extend(read_parquet(f) for f in files)
-    table = conform_results(pd.concat(frames, ignore_index=True))
-    return table.sort_values(["run_id", "trial_key", "metric", "variant"], kind="stable").reset_index(
+        files.extend(found)
+    files = sorted(set(files))
+    newest: dict[str, tuple[tuple[float, str], pd.DataFrame]] = {}
+    keyless: list[pd.DataFrame] = []
+    for path in files:
+        frame = _read_rows(path)
+        keys = frame["trial_key"].dropna().unique() if "trial_key" in frame else []
+        if len(keys) != 1:
+            keyless.append(frame)
+            continue
+        stamp = (path.stat().st_mtime, str(path))
+        key = str(keys[0])
+        if key not in newest or stamp > newest[key][0]:
+            newest[key] = (stamp, frame)
+    kept = [frame for _, frame in newest.values()] + keyless
+    table = conform_results(pd.concat(kept, ignore_index=True))
+    table = table.sort_values(["run_id", "trial_key", "metric", "variant"], kind="stable").reset_index(
         drop=True
     )
+    missing, planned = _missing_jobs(run_dirs)
+    return Collection(
+        results=table,
+        n_files=len(files),
+        duplicates=len(files) - len(kept),
+        missing=missing,
+        planned=planned,
+    )
+
+
+def _read_rows(path: Path) -> pd.DataFrame:
+    try:
+        return read_parquet(path)
+    except Exception as exc:  # pyarrow raises several types for a truncated or foreign file
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise DataError(
+            f"{path}: cannot be read as a privbench result file ({first}); "
+            "delete it and run the same command again to redo that trial"
+        ) from None
+
+
+def write_sweep_plan(sweep_dir: Path) -> None:
+    """Record the sweep's planned jobs in ``<sweep_dir>/sweep.json`` (once per sweep).
+
+    The plan comes from the file named by ``$PRIVBENCH_SWEEP_PLAN`` (written by ``privbench
+    run -m`` after preflight); without it nothing is written.
+    """
+    source = os.environ.get(SWEEP_PLAN_ENV)
+    target = Path(sweep_dir) / SWEEP_FILE
+    if not source or target.exists():
+        return
+    try:
+        jobs = json.loads(Path(source).read_text())
+    except (OSError, ValueError):
+        log.warning("sweep plan %s could not be read; collect will not list missing trials", source)
+        return
+    atomic_write_json(target, {"jobs": jobs})
+
+
+def _missing_jobs(run_dirs: Sequence[Path]) -> tuple[list[str], int]:
+    """Planned jobs (from every ``sweep.json`` under ``run_dirs``) without a result file."""
+    missing: list[str] = []
+    planned = 0
+    plans = sorted({p for d in run_dirs for p in Path(d).rglob(SWEEP_FILE) if ".cache" not in p.parts})
+    for plan_path in plans:
+        try:
+            jobs: list[Any] = json.loads(plan_path.read_text())["jobs"]
+        except (OSError, ValueError, KeyError, TypeError):
+            continue
+        planned += len(jobs)
+        for number, overrides in enumerate(jobs):
+            if not (plan_path.parent / str(number) / ROWS_FILE).is_file():
+                missing.append(" ".join(map(str, overrides)) or f"job {number}")
+    return missing, planned
 
 
 def write_table(results: pd.DataFrame, path: Path) -> None:

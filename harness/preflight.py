@@ -223,7 +223,12 @@ def expand_jobs(overrides: Sequence[str], *, multirun: bool) -> list[list[str]]:
 
 
 def preflight(overrides: Sequence[str], *, multirun: bool, base_dir: Path) -> int:
-    """Compose and build every job; return the number of jobs.
+    """Compose and build every job; return the number of jobs (:func:`preflight_jobs`)."""
+    return len(preflight_jobs(overrides, multirun=multirun, base_dir=base_dir))
+
+
+def preflight_jobs(overrides: Sequence[str], *, multirun: bool, base_dir: Path) -> list[list[str]]:
+    """Compose and build every job; return the override lists of the jobs, in launch order.
 
     Raises
     ------
@@ -250,7 +255,7 @@ def preflight(overrides: Sequence[str], *, multirun: bool, base_dir: Path) -> in
             except PrivbenchError as exc:
                 where = " ".join(job) if len(jobs) > 1 and job else ""
                 raise type(exc)(f"{exc}{f' (job: {where})' if where else ''}") from None
-    return len(jobs)
+    return jobs
 
 
 def _first_value(override: Any) -> str:
@@ -277,5 +282,6 @@ __all__ = [
     "hydra_context",
     "job_dict",
     "preflight",
+    "preflight_jobs",
     "sweep_safe_overrides",
 ]
