@@ -199,6 +199,14 @@ def choose_control(frame: pd.DataFrame, settings: ReportSettings) -> str:
     raise TableSkipped("no privacy or utility column to choose a control by")
 
 
+MIN_PAIRED = 2
+"""Fewest blocks paired with the control for a Wilcoxon test (one pair always gives p = 1)."""
+
+
+def _paired(scores: pd.DataFrame, control: str, other: str) -> int:
+    return int(scores[[control, other]].dropna().shape[0])
+
+
 def control_table(frame: pd.DataFrame, settings: ReportSettings) -> ComparisonTable:
     """Two-sided Wilcoxon signed-rank tests of the control against every other variant, Holm-adjusted (S3).
 
@@ -214,17 +222,27 @@ def control_table(frame: pd.DataFrame, settings: ReportSettings) -> ComparisonTa
     control = choose_control(frame, settings)
     blocks = list(settings.blocks or ())
     parts = []
+    unpaired: list[str] = []
     for column in _main_columns(settings):
         try:
             scores, goal, target = column_scores(frame, column, blocks)
             if control not in scores.columns or scores.shape[1] < 2:
                 continue
-            table = wilcoxon_holm(scores, control, goal, target, alpha=settings.alpha)
+            testable = [
+                c for c in scores.columns if c == control or _paired(scores, control, c) >= MIN_PAIRED
+            ]
+            unpaired += [f"{c} on {column}" for c in scores.columns if c not in testable]
+            if len(testable) < 2:
+                continue
+            table = wilcoxon_holm(scores[testable], control, goal, target, alpha=settings.alpha)
         except (TableSkipped, ConfigError):
             continue
         parts.append(table.assign(column=column))
     if not parts:
-        raise TableSkipped(f"no privacy or utility column has the control {control!r} and another variant")
+        why = f" (fewer than {MIN_PAIRED} paired blocks: {', '.join(unpaired)})" if unpaired else ""
+        raise TableSkipped(
+            f"no privacy or utility column has the control {control!r} and another variant{why}"
+        )
     numbers = pd.concat(parts, ignore_index=True)
     text = pd.DataFrame(
         {
@@ -247,6 +265,11 @@ def control_table(frame: pd.DataFrame, settings: ReportSettings) -> ComparisonTa
         + ". Paired samples are "
         f"block means (blocks: {', '.join(blocks)}); Holm adjustment within each metric; bold: p (Holm) < "
         f"{settings.alpha:g}. With N blocks the smallest two-sided exact p is 2/2^N."
+        + (
+            f" Not tested (fewer than {MIN_PAIRED} blocks paired with the control): {', '.join(unpaired)}."
+            if unpaired
+            else ""
+        )
     )
     display = DisplayTable(
         text=text,

@@ -50,6 +50,13 @@ from harness.report.ranking import DEFAULT_ALPHA
 SETTINGS_FILE = "report.yaml"
 REAL_BASELINE = "real"
 UNIT_BLOCKS: tuple[str, ...] = ("dataset", "qi_set", "split_seed", "fold")
+REPLICATE_BLOCKS: tuple[str, ...] = (*UNIT_BLOCKS, "gen_seed")
+"""Blocks of a run with a single evaluation unit and several generator seeds."""
+REPLICATE_NOTE = (
+    "The run has a single evaluation unit (one dataset, QI set, split and fold), so the generator "
+    "seeds are the blocks of the rank tests: they compare the generators over their own randomness on "
+    "this one table, not over data; runs with several splits, folds or datasets use those as blocks."
+)
 # Variants that are transforms of a headline score (never a default axis or rank column).
 DERIVED_SUFFIXES: tuple[str, ...] = ("pct_diff", "rope_outcome")
 PRIVACY_PREFERENCES: tuple[str, ...] = ("anonymeter_linkability", "dcr_nndr/dcr_mean")
@@ -231,6 +238,8 @@ def resolve_settings(frame: pd.DataFrame, settings: ReportSettings | None = None
             f"block column(s) {', '.join(missing)} are not in the results; the default blocks are used"
         )
         blocks = default_blocks(frame)
+    if not settings.blocks and tuple(blocks) == REPLICATE_BLOCKS:
+        notes.append(REPLICATE_NOTE)
     ranks = settings.rank_metrics
     if ranks is not None:
         kept = tuple(c for c in (usable(c, "rank") for c in ranks) if c is not None)
@@ -334,9 +343,20 @@ def default_tradeoff_utility(frame: pd.DataFrame, utility: str | None) -> str | 
 
 
 def default_blocks(frame: pd.DataFrame) -> tuple[str, ...]:
-    """``("dataset",)`` for a run of several datasets, else the evaluation units ``UNIT_BLOCKS``."""
+    """The blocks of the rank tests when the settings name none.
+
+    ``("dataset",)`` for a run of several datasets; else the evaluation units
+    :data:`UNIT_BLOCKS` (QI set, split seed, fold); where those form a single block and the run
+    has several generator seeds, the seeds are blocks too (:data:`REPLICATE_BLOCKS`), so a
+    sweep over seeds gets its tests (said in the report: :data:`REPLICATE_NOTE`).
+    """
     datasets = set(frame.loc[frame["dataset"] != "", "dataset"]) if "dataset" in frame else set()
-    return ("dataset",) if len(datasets) > 1 else UNIT_BLOCKS
+    if len(datasets) > 1:
+        return ("dataset",)
+    present = [c for c in UNIT_BLOCKS if c in frame.columns]
+    units = frame[present].astype("string").fillna("").drop_duplicates() if present else frame.iloc[:1]
+    seeds = frame["gen_seed"].dropna().nunique() if "gen_seed" in frame.columns else 0
+    return REPLICATE_BLOCKS if len(units) < 2 and seeds > 1 else UNIT_BLOCKS
 
 
 def default_rank_metrics(frame: pd.DataFrame, chosen: Sequence[str]) -> tuple[str, ...]:

@@ -33,6 +33,8 @@ from harness.report.prepare import prepare
 from harness.report.privacy_figures import curve_rows, dcr_distribution, k_threshold_curve
 from harness.report.ranking import cd_diagram, metric_blocks
 from harness.report.settings import (
+    REPLICATE_BLOCKS,
+    REPLICATE_NOTE,
     UNIT_BLOCKS,
     ReportSettings,
     headline_column,
@@ -80,7 +82,31 @@ def test_default_settings(settings: ReportSettings) -> None:
 
 
 def test_one_dataset_blocks_are_evaluation_units(frame: pd.DataFrame) -> None:
-    assert resolve_settings(frame[frame["dataset"] == "adult"]).blocks == UNIT_BLOCKS
+    adult = frame[frame["dataset"] == "adult"]
+    two_splits = pd.concat([adult, adult.assign(split_seed=1)], ignore_index=True)
+    resolved = resolve_settings(two_splits)
+    assert resolved.blocks == UNIT_BLOCKS and REPLICATE_NOTE not in resolved.notes
+
+
+def test_a_single_unit_with_several_seeds_blocks_on_the_seeds(frame: pd.DataFrame) -> None:
+    adult = frame[frame["dataset"] == "adult"]  # one dataset, QI set, split and fold; gen_seed 0 and 1
+    resolved = resolve_settings(adult)
+    assert resolved.blocks == REPLICATE_BLOCKS and REPLICATE_NOTE in resolved.notes
+    complete = adult[adult["label"] != CTGAN]  # ctgan's seed 1 timed out: Friedman drops that block
+    ranks = rank_table(complete, resolve_settings(complete))
+    assert set(ranks.numbers["n_blocks"]) == {2}  # Friedman runs (it was omitted with one block)
+    table = control_table(adult, resolved)
+    assert (table.numbers["n"] >= 2).all()
+    # ctgan's seed 1 timed out: one pair with the control is no test, it is named instead of p = 1
+    assert CTGAN not in set(table.numbers["treatment"]) | set(table.numbers["control"])
+    assert f"Not tested (fewer than 2 blocks paired with the control): {CTGAN} on" in table.note
+
+
+def test_control_table_with_one_block_is_skipped_with_the_reason(frame: pd.DataFrame) -> None:
+    adult = frame[frame["dataset"] == "adult"]
+    one_block = resolve_settings(adult, ReportSettings(blocks=UNIT_BLOCKS))
+    with pytest.raises(TableSkipped, match="fewer than 2 paired blocks"):
+        control_table(adult, one_block)
 
 
 def _ml_rows(variants: list[str]) -> pd.DataFrame:
