@@ -12,7 +12,10 @@
     privbench reproduce NAME --profile paper --dry-run  # validate every trial, print the counts
     privbench reproduction-report [RUN_DIR...] [-o DIR]  # results/reproductions/REPRODUCTION.md
     privbench list {generators,metrics,datasets,experiments,suites,profiles,reproductions}
-    privbench validate
+    privbench validate [GROUP | GROUP/NAME ...]
+
+Every command takes ``--config-dir DIR`` (repeatable): your own dataset/, generator/, metric/,
+suite/, experiment/ and profile/ YAML folders beside the bundled ones.
 
 Bad input prints one line (``privbench: error: ...``) and exits 2; ``--debug`` shows the
 traceback instead.
@@ -29,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from harness.errors import ConfigError, PrivbenchError
+from harness.registry import USER_DIRS_ENV
 
 LIST_GROUPS = {
     "generators": "generator",
@@ -60,7 +64,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         argv.remove("--debug")
         os.environ["PRIVBENCH_DEBUG"] = "1"
     _setup_environment()
+    saved = os.environ.get(USER_DIRS_ENV)
     try:
+        argv = _config_dirs(argv)
         return _dispatch(argv)
     except PrivbenchError as exc:
         if debug:
@@ -70,6 +76,53 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("privbench: interrupted", file=sys.stderr)
         return 130
+    finally:
+        if saved is None:
+            os.environ.pop(USER_DIRS_ENV, None)
+        else:
+            os.environ[USER_DIRS_ENV] = saved
+
+
+def _config_dirs(argv: list[str]) -> list[str]:
+    """Take ``--config-dir DIR`` (any command, repeatable) out of ``argv`` and make DIR visible to all.
+
+    The folders go into ``$PRIVBENCH_CONFIG_DIRS`` (the registry, ``list``, ``validate`` and
+    child processes read it) and, for ``run`` and ``reproduce``, into Hydra's search path.
+
+    Raises
+    ------
+    ConfigError
+        If a folder does not exist.
+    """
+    out, dirs, i = [], [], 0
+    while i < len(argv):
+        arg = argv[i]
+        if arg in ("--config-dir", "-cd"):
+            if i + 1 >= len(argv):
+                raise ConfigError(f"{arg} needs a folder (holding dataset/, generator/, ... YAML folders)")
+            dirs.append(argv[i + 1])
+            i += 2
+            continue
+        if arg.startswith("--config-dir="):
+            dirs.append(arg.split("=", 1)[1])
+        else:
+            out.append(arg)
+        i += 1
+    if not dirs:
+        return argv
+    resolved = [Path(d).resolve() for d in dirs]
+    for given, path in zip(dirs, resolved):
+        if not path.is_dir():
+            raise ConfigError(
+                f"--config-dir {given}: no such directory; expected a folder holding dataset/, generator/, "
+                "metric/, suite/, experiment/ or profile/ YAML folders"
+            )
+    os.environ[USER_DIRS_ENV] = os.pathsep.join(
+        [str(p) for p in resolved] + [p for p in (os.environ.get(USER_DIRS_ENV) or "").split(os.pathsep) if p]
+    )
+    if out and out[0] in ("run", "reproduce"):
+        out.append("hydra.searchpath=[" + ",".join(f"file://{p}" for p in resolved) + "]")
+    return out
 
 
 def _dispatch(argv: list[str]) -> int:
@@ -94,7 +147,7 @@ def _dispatch(argv: list[str]) -> int:
     if command == "validate":
         from harness.validate import validate_all
 
-        return validate_all()
+        return validate_all(args.configs)
     parser.error(f"unknown command {command!r}")
     return 2
 
@@ -145,7 +198,8 @@ def _parser() -> argparse.ArgumentParser:
     )
     lister = sub.add_parser("list", help="list registered configs")
     lister.add_argument("what", choices=sorted(LIST_GROUPS))
-    sub.add_parser("validate", help="compose and instantiate every config")
+    validate = sub.add_parser("validate", help="compose and instantiate every config (or the named ones)")
+    validate.add_argument("configs", nargs="*", help="GROUP or GROUP/NAME (default: everything)")
     return parser
 
 
@@ -153,7 +207,6 @@ def _run(rest: list[str]) -> int:
     skip_preflight = "--no-preflight" in rest
     if skip_preflight:
         rest.remove("--no-preflight")
-    rest = _config_dir_to_searchpath(rest)
     multirun = "-m" in rest or "--multirun" in rest
     if multirun:
         from harness.preflight import sweep_safe_overrides
@@ -217,24 +270,6 @@ def _write_plan(jobs: list[list[str]]) -> Path:
     if not path.is_file():
         atomic_write_bytes(path, text.encode())
     return path
-
-
-def _config_dir_to_searchpath(args: list[str]) -> list[str]:
-    """Turn ``--config-dir DIR`` (user configs beside the bundled ones) into a searchpath override."""
-    out, dirs, i = [], [], 0
-    while i < len(args):
-        if args[i] in ("--config-dir", "-cd") and i + 1 < len(args):
-            dirs.append(Path(args[i + 1]).resolve())
-            i += 2
-            continue
-        if args[i].startswith("--config-dir="):
-            dirs.append(Path(args[i].split("=", 1)[1]).resolve())
-        else:
-            out.append(args[i])
-        i += 1
-    if dirs:
-        out.append("hydra.searchpath=[" + ",".join(f"file://{d}" for d in dirs) + "]")
-    return out
 
 
 def _collect(args: argparse.Namespace) -> int:
@@ -316,7 +351,6 @@ def _reproduce(rest: list[str]) -> int:
     from harness.reproduction.plan import load_plan, reproduction_names
     from harness.reproduction.runner import evaluate, reproduce
 
-    rest = _config_dir_to_searchpath(rest)
     overrides = [a for a in rest if "=" in a and not a.startswith("-")]
     args = _reproduce_parser().parse_args([a for a in rest if a not in overrides])
     from harness.preflight import search_dirs

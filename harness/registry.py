@@ -6,6 +6,7 @@ decorator registries and no subclass scanning.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -18,12 +19,27 @@ CONFIG_ROOT = Path(experiments.__file__).resolve().parent
 GROUPS: tuple[str, ...] = ("dataset", "generator", "metric", "suite", "experiment", "profile")
 
 
+USER_DIRS_ENV = "PRIVBENCH_CONFIG_DIRS"
+"""User config folders (``os.pathsep``-separated) set by ``privbench --config-dir``; child
+processes inherit them."""
+
+
+def user_config_dirs() -> tuple[Path, ...]:
+    """The user config folders of this process (``$PRIVBENCH_CONFIG_DIRS``), in precedence order."""
+    raw = os.environ.get(USER_DIRS_ENV, "")
+    return tuple(Path(p) for p in raw.split(os.pathsep) if p)
+
+
+def _with_user_dirs(extra_dirs: tuple[Path, ...]) -> tuple[Path, ...]:
+    return tuple(dict.fromkeys((*extra_dirs, *user_config_dirs())))
+
+
 def names(group: str, *, extra_dirs: tuple[Path, ...] = ()) -> list[str]:
     """Sorted names of the YAML configs in ``group`` (plus user config dirs)."""
     if group not in GROUPS:
         raise unknown_name("config group", group, list(GROUPS))
     found: set[str] = set()
-    for root in (CONFIG_ROOT, *extra_dirs):
+    for root in (CONFIG_ROOT, *_with_user_dirs(extra_dirs)):
         folder = Path(root) / group
         if folder.is_dir():
             found.update(p.stem for p in folder.glob("*.yaml"))
@@ -32,7 +48,7 @@ def names(group: str, *, extra_dirs: tuple[Path, ...] = ()) -> list[str]:
 
 def config_path(group: str, name: str, *, extra_dirs: tuple[Path, ...] = ()) -> Path:
     """Path of ``<group>/<name>.yaml``; user dirs take precedence over the bundled root."""
-    for root in (*extra_dirs, CONFIG_ROOT):
+    for root in (*_with_user_dirs(extra_dirs), CONFIG_ROOT):
         path = Path(root) / group / f"{name}.yaml"
         if path.is_file():
             return path

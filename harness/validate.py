@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from harness.errors import PrivbenchError
+from harness.errors import PrivbenchError, unknown_name
 from harness.registry import names
 from harness.spec import plain_dict
 
@@ -54,31 +54,48 @@ def _check_composed(group: str) -> Callable[[str], None]:
     return check
 
 
-def validate_all() -> int:
-    """Validate every generator, metric, dataset, suite, profile and experiment; print a table.
+def validate_all(selection: Sequence[str] = ()) -> int:
+    """Validate generators, metrics, datasets, suites, profiles and experiments; print a table.
+
+    Parameters
+    ----------
+    selection : sequence of str
+        ``GROUP`` or ``GROUP/NAME`` entries (``dataset``, ``dataset/patients``); empty = every
+        config of every group (user config folders included).
 
     Returns
     -------
     int
         0 when everything is valid, 1 otherwise.
+
+    Raises
+    ------
+    ConfigError
+        For an unknown group or name in ``selection``.
     """
-    checks: list[tuple[str, Callable[[str], None]]] = [
-        ("generator", _check_generator),
-        ("metric", _check_metric),
-        ("dataset", _check_dataset),
-        ("suite", _check_composed("suite")),
-        ("profile", _check_composed("profile")),
-        ("experiment", _check_composed("experiment")),
-    ]
+    checks: dict[str, Callable[[str], None]] = {
+        "generator": _check_generator,
+        "metric": _check_metric,
+        "dataset": _check_dataset,
+        "suite": _check_composed("suite"),
+        "profile": _check_composed("profile"),
+        "experiment": _check_composed("experiment"),
+    }
+    todo: list[tuple[str, str]] = []
+    for entry in selection or list(checks):
+        group, _, name = entry.partition("/")
+        if group not in checks:
+            raise unknown_name("config group", group, list(checks))
+        if name and name not in names(group):
+            raise unknown_name(group, name, names(group))
+        todo += [(group, n) for n in ([name] if name else names(group))]
     failures = 0
-    for group, check in checks:
-        for name in names(group):
-            try:
-                check(name)
-                print(f"ok    {group:<11} {name}")
-            except PrivbenchError as exc:
-                failures += 1
-                print(f"FAIL  {group:<11} {name}: {exc}")
-    total = sum(len(names(g)) for g, _ in checks)
-    print(f"{total - failures} of {total} configs valid", file=sys.stderr)
+    for group, name in todo:
+        try:
+            checks[group](name)
+            print(f"ok    {group:<11} {name}")
+        except PrivbenchError as exc:
+            failures += 1
+            print(f"FAIL  {group:<11} {name}: {exc}")
+    print(f"{len(todo) - failures} of {len(todo)} configs valid", file=sys.stderr)
     return 1 if failures else 0

@@ -155,3 +155,23 @@ def test_collect_on_missing_dir(privbench: Runner, tmp_path: Path) -> None:
 def test_misspelt_keys_name_the_valid_ones(privbench: Runner, override: str, fragments: list[str]) -> None:
     proc = privbench("run", "generator=subsample", override, check=False)
     assert_one_line_error(proc, *fragments)
+
+
+def test_config_dir_is_honoured_by_list_and_validate(privbench: Runner, tmp_path: Path) -> None:
+    _, conf = _user_dataset(tmp_path, "patients", _frame())
+    listed = privbench("list", "datasets", "--config-dir", str(conf)).stdout.split()
+    assert "patients" in listed and "adult" in listed
+    checked = privbench("--config-dir", str(conf), "validate", "dataset/patients")
+    assert checked.stdout.split() == ["ok", "dataset", "patients"]
+    assert "1 of 1 configs valid" in checked.stderr
+
+
+@pytest.mark.parametrize("command", [("list", "datasets"), ("validate",), ("run", "suite=fast")])
+def test_missing_config_dir_is_named(privbench: Runner, tmp_path: Path, command: tuple[str, ...]) -> None:
+    proc = privbench(*command, "--config-dir", str(tmp_path / "nope"), check=False)
+    assert_one_line_error(proc, f"--config-dir {tmp_path / 'nope'}: no such directory")
+
+
+def test_validate_names_an_unknown_config(privbench: Runner) -> None:
+    proc = privbench("validate", "dataset/nope", check=False)
+    assert_one_line_error(proc, "unknown dataset 'nope'", "adult")
