@@ -12,6 +12,8 @@
     privbench reproduce NAME --profile paper --dry-run  # validate every trial, print the counts
     privbench reproduction-report [RUN_DIR...] [-o DIR]  # results/reproductions/REPRODUCTION.md
     privbench list {generators,metrics,datasets,experiments,suites,profiles,reproductions}
+    privbench list generators --params           # with every parameter's default
+    privbench describe NAME                        # parameters, defaults, valid values, how to set them
     privbench validate [GROUP | GROUP/NAME ...]
 
 Every command takes ``--config-dir DIR`` (repeatable): your own dataset/, generator/, metric/,
@@ -76,6 +78,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("privbench: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # `privbench list ... | head`
+        sys.stderr.close()
+        return 0
     finally:
         if saved is None:
             os.environ.pop(USER_DIRS_ENV, None)
@@ -144,6 +149,11 @@ def _dispatch(argv: list[str]) -> int:
         return _reproduction_report(args)
     if command == "list":
         return _list(args)
+    if command == "describe":
+        from harness.describe import describe_one
+
+        print("\n".join(describe_one(args.name)))
+        return 0
     if command == "validate":
         from harness.validate import validate_all
 
@@ -198,6 +208,11 @@ def _parser() -> argparse.ArgumentParser:
     )
     lister = sub.add_parser("list", help="list registered configs")
     lister.add_argument("what", choices=sorted(LIST_GROUPS))
+    lister.add_argument(
+        "--params", action="store_true", help="generators and metrics: parameters and defaults"
+    )
+    describer = sub.add_parser("describe", help="one config: summary, parameters, defaults and valid values")
+    describer.add_argument("name")
     validate = sub.add_parser("validate", help="compose and instantiate every config (or the named ones)")
     validate.add_argument("configs", nargs="*", help="GROUP or GROUP/NAME (default: everything)")
     return parser
@@ -208,6 +223,11 @@ def _run(rest: list[str]) -> int:
     if skip_preflight:
         rest.remove("--no-preflight")
     multirun = "-m" in rest or "--multirun" in rest
+    from harness.preflight import per_name_overrides
+
+    rest = [a for a in rest if a.startswith("-")] + per_name_overrides(
+        [a for a in rest if not a.startswith("-")]
+    )
     if multirun:
         from harness.preflight import sweep_safe_overrides
 
@@ -430,9 +450,15 @@ def _list(args: argparse.Namespace) -> int:
         from harness.reproduction.plan import reproduction_names
 
         shown = set(reproduction_names())
+    with_params = args.params and group in ("generator", "metric")
     for name, summary in describe(group):
         if shown is None or name in shown:
             print(f"{name:<28} {summary}")
+            if with_params:
+                from harness.describe import parameters
+
+                params = ", ".join(f"{p.name}={p.default!r}" for p in parameters(group, name))
+                print(f"{'':<28}   {params or '(no parameters)'}")
     return 0
 
 

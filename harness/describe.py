@@ -1,10 +1,34 @@
-"""One-line descriptions of registered configs (for ``privbench list``)."""
+"""Descriptions of registered configs (``privbench list`` and ``privbench describe``)."""
 
 from __future__ import annotations
 
-from harness.errors import PrivbenchError
+import re
+from dataclasses import dataclass
+
+from harness.errors import PrivbenchError, unknown_name
 from harness.instantiate import import_target, split_config
-from harness.registry import names, read_config
+from harness.registry import config_path, names, read_config
+
+PARAMETER_LINE = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*):(?P<value>[^#]*)(?:#\s*(?P<comment>.*))?$")
+HIDDEN_KEYS = frozenset({"_target_", "check_params", "defaults"})
+
+
+@dataclass(frozen=True)
+class Parameter:
+    """One parameter of a generator or metric as its YAML declares it.
+
+    Attributes
+    ----------
+    name : str
+    default : object
+        The value in the YAML (what a run uses unless overridden).
+    doc : str
+        The YAML's comment on that line: meaning, valid values or range, the paper's grid.
+    """
+
+    name: str
+    default: object
+    doc: str
 
 
 def describe(group: str) -> list[tuple[str, str]]:
@@ -20,6 +44,48 @@ def describe(group: str) -> list[tuple[str, str]]:
         except PrivbenchError as exc:
             out.append((name, f"(invalid: {exc})"))
     return out
+
+
+def parameters(group: str, name: str) -> list[Parameter]:
+    """The parameters of a generator or metric config with their defaults and documented ranges."""
+    data = read_config(group, name)
+    comments: dict[str, str] = {}
+    for line in config_path(group, name).read_text().splitlines():
+        match = PARAMETER_LINE.match(line)
+        if match and match.group("comment"):
+            comments[match.group(1)] = match.group("comment").strip()
+    return [
+        Parameter(key, value, comments.get(key, ""))
+        for key, value in data.items()
+        if key not in HIDDEN_KEYS and not key.startswith("_")
+    ]
+
+
+def describe_one(name: str) -> list[str]:
+    """The lines ``privbench describe NAME`` prints: group, summary, parameters (generator or metric).
+
+    Raises
+    ------
+    ConfigError
+        If no generator, metric, dataset, suite, experiment or profile has that name.
+    """
+    for group in ("generator", "metric", "dataset", "suite", "experiment", "profile"):
+        if name not in names(group):
+            continue
+        lines = [f"{name} ({group}, {config_path(group, name)})", f"  {_summary(group, name)}"]
+        if group in ("generator", "metric"):
+            params = parameters(group, name)
+            lines.append("  parameters (default; meaning and valid values):" if params else "  no parameters")
+            width = max((len(p.name) for p in params), default=0)
+            for p in params:
+                lines.append(f"    {p.name:<{width}} = {p.default!r}" + (f"   # {p.doc}" if p.doc else ""))
+            lines.append(
+                f"  set one with {group}.NAME=VALUE; in a sweep of several {group}s: "
+                f"{group}_overrides.{name}.NAME=VALUE"
+            )
+        return lines
+    every = sorted({n for g in ("generator", "metric", "dataset") for n in names(g)})
+    raise unknown_name("generator, metric or dataset", name, every)
 
 
 def _summary(group: str, name: str) -> str:

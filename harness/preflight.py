@@ -169,7 +169,19 @@ def _unknown_key_message(key: str, other_overrides: Sequence[str]) -> str:
     except (HydraException, OmegaConfBaseException):
         valid = []
     hint = f"; expected one of: {', '.join(valid)}" if valid else ""
+    parts = key.split(".")
+    if parts[0] == "generator" and len(parts) == 2:
+        chosen = _choice("generator", other_overrides)
+        hint += (
+            f" (not a parameter of generator {chosen!r}; to set a parameter of one generator of a sweep, "
+            f"write generator_overrides.<generator>.{parts[1]}=VALUE)"
+        )
     return f"unknown config key {key!r}{hint}"
+
+
+def _choice(group: str, overrides: Sequence[str]) -> str:
+    chosen = [o.split("=", 1)[1] for o in overrides if o.split("=", 1)[0].lstrip("+") == group and "=" in o]
+    return chosen[-1] if chosen else "(the default)"
 
 
 def job_dict(cfg: Any) -> dict[str, Any]:
@@ -206,6 +218,39 @@ def sweep_safe_overrides(overrides: Sequence[str]) -> list[str]:
         else:
             out.append(text)
     return out
+
+
+PER_NAME_ROOTS = ("generator_overrides", "metric_overrides")
+"""Root keys holding parameters for one named generator / metric of a sweep."""
+
+
+def per_name_overrides(overrides: Sequence[str]) -> list[str]:
+    """Let ``generator_overrides.smote.knn=3`` (one generator's parameter) be written without ``+``.
+
+    ``generator_overrides`` and ``metric_overrides`` are empty mappings in the root config, so
+    Hydra would need ``++``; this is privbench's documented way of setting a parameter of one
+    generator (or metric) of a multi-generator sweep, so the prefix is added here.
+    """
+    out = []
+    for text in overrides:
+        key = text.split("=", 1)[0]
+        if "=" in text and key.split(".", 1)[0] in PER_NAME_ROOTS and key.count(".") >= 2:
+            out.append(f"++{text}")
+        else:
+            out.append(text)
+    return out
+
+
+def check_per_name_overrides(job: Sequence[str]) -> None:
+    """Raise :class:`ConfigError` for ``generator_overrides.<name>`` naming no generator (or metric)."""
+    for text in job:
+        key = text.split("=", 1)[0].lstrip("+~")
+        parts = key.split(".")
+        if parts[0] in PER_NAME_ROOTS and len(parts) >= 2:
+            group = "generator" if parts[0] == "generator_overrides" else "metric"
+            valid = names(group, extra_dirs=search_dirs(job))
+            if parts[1] not in valid:
+                raise unknown_name(f"{group} in {parts[0]}", parts[1], valid)
 
 
 def expand_jobs(overrides: Sequence[str], *, multirun: bool) -> list[list[str]]:
@@ -245,6 +290,7 @@ def preflight_jobs(overrides: Sequence[str], *, multirun: bool, base_dir: Path) 
         composer = JobComposer()
         for job in tqdm(jobs, desc="validating trials", unit="trial", disable=not show):
             check_group_choices(job)
+            check_per_name_overrides(job)
             cfg = composer.compose(job)
             choices = plain_dict(cfg.hydra.runtime.choices)
             plain = job_dict(cfg)
@@ -281,6 +327,7 @@ __all__ = [
     "expand_jobs",
     "hydra_context",
     "job_dict",
+    "per_name_overrides",
     "preflight",
     "preflight_jobs",
     "sweep_safe_overrides",

@@ -55,3 +55,35 @@ def test_report_writes_tables_figures_and_index(privbench: Runner, tmp_path: Pat
     assert sum(line.split(",")[1:2] == ["uniform"] for line in summary) == 1
     results = pd.read_parquet(report / "results.parquet")
     assert results["trial_key"].nunique() == 4
+
+
+def test_describe_shows_parameters_defaults_and_documented_values(privbench: Runner) -> None:
+    out = privbench("describe", "smote").stdout
+    assert out.startswith("smote (generator, ")
+    assert "knn            = 5   # k_neighbors; 000_… grid {1, 3, 5}" in out
+    assert "ratio          = 1.0   # N_minority / N_majority after resampling, in (0, 1]" in out
+    assert "generator_overrides.smote.NAME=VALUE" in out
+    assert "check_params" not in out and "_target_" not in out
+    metric = privbench("describe", "dcr_share").stdout
+    assert metric.startswith("dcr_share (metric, ") and "parameters" in metric
+    proc = privbench("describe", "nope", check=False)
+    assert proc.returncode == 2 and "unknown generator, metric or dataset 'nope'" in proc.stderr
+
+
+def test_list_generators_with_parameters(privbench: Runner) -> None:
+    lines = privbench("list", "generators", "--params").stdout.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("smote "))
+    assert lines[at + 1].split() == ["knn=5,", "ratio=1.0,", "on_categorical='error'"]
+    identity = next(i for i, line in enumerate(lines) if line.startswith("identity "))
+    assert lines[identity + 1].strip() == "(no parameters)"
+
+
+def test_one_generators_parameter_in_a_multi_generator_sweep(privbench: Runner, tmp_path: Path) -> None:
+    privbench("run", "-m", "generator=smote,identity", "generator_overrides.smote.on_categorical=smotenc",
+              "data.max_rows=300", "suite=fast")  # fmt: skip
+    (run_dir,) = (tmp_path / "results" / "default").iterdir()
+    rows = pd.concat(pd.read_parquet(p) for p in run_dir.rglob("rows.parquet"))
+    smote = rows[rows["generator"] == "smote"]
+    assert set(smote["status"]) == {"ok"}
+    assert '"on_categorical":"smotenc"' in smote["generator_params"].iloc[0]
+    assert set(rows.loc[rows["generator"] == "identity", "status"]) == {"ok"}

@@ -175,3 +175,19 @@ def test_missing_config_dir_is_named(privbench: Runner, tmp_path: Path, command:
 def test_validate_names_an_unknown_config(privbench: Runner) -> None:
     proc = privbench("validate", "dataset/nope", check=False)
     assert_one_line_error(proc, "unknown dataset 'nope'", "adult")
+
+
+@pytest.mark.parametrize(
+    ("override", "fragments"),
+    [
+        ("generator.on_categorical=smotenc", ["'generator.on_categorical'", "not a parameter of generator 'identity'",
+                                              "generator_overrides.<generator>.on_categorical=VALUE"]),
+        ("generator_overrides.smot.knn=1", ["unknown generator in generator_overrides 'smot'", "smote"]),
+        ("generator_overrides.smote.nope=1", ["generator 'smote': unknown parameter(s) nope", "knn"]),
+    ],
+)  # fmt: skip
+def test_per_generator_parameter_errors(privbench: Runner, override: str, fragments: list[str]) -> None:
+    proc = privbench(
+        "run", "-m", "generator=smote,identity", override, "data.max_rows=300", "suite=fast", check=False
+    )
+    assert_one_line_error(proc, *fragments)
