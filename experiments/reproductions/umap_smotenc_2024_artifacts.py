@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pandas as pd
 
+from experiments.reproductions.umap_smotenc_2024_budget import budget_table
 from experiments.reproductions.umap_smotenc_2024_paper import (
     CLASSIFIERS,
     GENERATORS,
@@ -50,6 +51,13 @@ def write_tables(run: ReproductionRun, t: Tables) -> None:
     run.write_table("table6_privacy", table6(t), caption=f"Table 6 — mean privacy scores ({scope})")
     if not t.per_dataset.empty:
         run.write_table("per_dataset", t.per_dataset, caption=f"Per-dataset means ({scope})")
+    budget = budget_table(run)
+    if not budget.empty:
+        run.write_table(
+            "budget_stability",
+            budget,
+            caption="CTGAN/TVAE training budget: the profile's epochs vs the budget sweep's, same dataset and runs",
+        )
 
 
 def table2(t: Tables) -> pd.DataFrame:
