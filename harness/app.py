@@ -23,6 +23,7 @@ from omegaconf import DictConfig
 
 from harness.collect import write_sweep_plan
 from harness.errors import ConfigError, PrivbenchError
+from harness.run_status import TrialOutcome, outcome_of, record
 from harness.schema import to_results_frame
 from harness.spec import _plain, canonical_json, plain_dict
 from harness.splits import SplitConfig
@@ -187,6 +188,7 @@ def run_job(cfg: DictConfig) -> str:
                 log.info(
                     "job %s: results already present, skipped (%s)", hc.job.num if multirun else 0, label
                 )
+                record(_job_id(hc, multirun), TrialOutcome(label, "present"))
                 return "skipped-existing"
             raise ConfigError(
                 f"{rows_path} holds the results of another trial; choose another hydra.run.dir / hydra.sweep.dir"
@@ -197,6 +199,7 @@ def run_job(cfg: DictConfig) -> str:
             raise
         rows = _config_error_rows(cfg, choices, run_dir.name, exc)
     atomic_write_parquet(rows_path, rows)
+    record(_job_id(hc, multirun), outcome_of(rows, label))
     worst = _worst_status(rows["status"].tolist())
     resumed = bool(rows["resumed"].fillna(False).any())
     total = os.environ.get("PRIVBENCH_N_JOBS")
@@ -206,6 +209,11 @@ def run_job(cfg: DictConfig) -> str:
         ", resumed from cache" if resumed else "",
     )  # fmt: skip
     return worst
+
+
+def _job_id(hc: Any, multirun: bool) -> str:
+    """The job's name in the status folder: its number in a multirun, ``0`` for a single run."""
+    return f"{int(hc.job.num):06d}" if multirun else "000000"
 
 
 def _remove_stale_temp_files(job_dir: Path) -> None:

@@ -28,6 +28,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import os
+import shutil
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -258,7 +259,12 @@ def _run(rest: list[str]) -> int:
             plan_env[SWEEP_PLAN_ENV] = str(_write_plan(jobs))
         print(f"privbench: {len(jobs)} trial(s) validated", file=sys.stderr)
     from harness.app import hydra_main
+    from harness.run_status import STATUS_DIR_ENV, new_status_dir, read_outcomes, summary
 
+    reports = not (set(flags) & hydra_only)
+    status_dir = new_status_dir(Path(os.environ.get("PRIVBENCH_RESULTS_DIR", "results")))
+    if reports:
+        plan_env[STATUS_DIR_ENV] = str(status_dir)
     saved = sys.argv, {key: os.environ.get(key) for key in plan_env}
     sys.argv = ["privbench", *rest]
     os.environ.update(plan_env)
@@ -271,7 +277,13 @@ def _run(rest: list[str]) -> int:
                 os.environ.pop(key, None)
             else:
                 os.environ[key] = value
-    return 0
+    if not reports:
+        return 0
+    planned = int(plan_env["PRIVBENCH_N_JOBS"]) if "PRIVBENCH_N_JOBS" in plan_env else None
+    line, code = summary(read_outcomes(status_dir), planned)
+    print(line, file=sys.stderr)
+    shutil.rmtree(status_dir, ignore_errors=True)
+    return code
 
 
 def _write_plan(jobs: list[list[str]]) -> Path:

@@ -27,7 +27,8 @@ def run_dirs(tmp_path: Path, experiment: str = "default") -> list[Path]:
 
 
 def test_single_run_then_collect(privbench: Runner, tmp_path: Path) -> None:
-    privbench("run", "generator=independent_marginals", *SMALL)
+    single = privbench("run", "generator=independent_marginals", *SMALL)
+    assert "privbench: 1 trial(s): 1 ok" in single.stderr.splitlines()[-1]
     (run_dir,) = run_dirs(tmp_path)
     rows = read_parquet(run_dir / "rows.parquet")
     ok = rows[rows["status"] == "ok"]
@@ -67,10 +68,15 @@ def test_multirun_submitit_local(privbench: Runner, tmp_path: Path) -> None:
 
 
 def test_failures_are_rows_and_the_sweep_continues(privbench: Runner, tmp_path: Path) -> None:
-    privbench(
+    proc = privbench(
         "run", "-m", "--config-dir", str(FIXTURES), "generator=sleepy,hungry,broken,identity",
-        "runtime.timeout_s=3", "runtime.max_memory_mb=800", *SMALL,
+        "runtime.timeout_s=3", "runtime.max_memory_mb=800", *SMALL, check=False,
     )  # fmt: skip
+    assert proc.returncode == 1, "a script can tell that trials failed"
+    (line,) = [x for x in proc.stderr.splitlines() if x.startswith("privbench: 4 trial(s): ")]
+    assert line.startswith("privbench: 4 trial(s): 1 ok, 3 failed; failed: ")
+    for fragment in ("generator=sleepy", "[timeout]", "[oom]", "[error]", "tables/failures.csv"):
+        assert fragment in line
     (run_dir,) = run_dirs(tmp_path)
     results = collect([run_dir])
     status = results[results["metric"] == "dcr_nndr"].groupby("generator")["status"].first().to_dict()
