@@ -218,14 +218,18 @@ def failures_table(results: pd.DataFrame) -> pd.DataFrame:
     return out[columns].reset_index(drop=True)
 
 
-def first_line(text: object, max_chars: int = 200) -> str:
-    """First non-empty line of an error text, shortened to ``max_chars``."""
+def first_line(text: object, max_chars: int | None = None) -> str:
+    """First non-empty line of an error text, whole (or shortened to ``max_chars``).
+
+    The failures table keeps the whole line: privbench's errors say on that line what to change
+    (SMOTE on categorical columns names ``on_categorical=smotenc``), and a cut hid the fix.
+    """
     if not isinstance(text, str):
         return ""
     for line in text.splitlines():
         line = line.strip()
         if line:
-            return line if len(line) <= max_chars else line[: max_chars - 1] + "…"
+            return line if max_chars is None or len(line) <= max_chars else line[: max_chars - 1] + "…"
     return ""
 
 

@@ -228,6 +228,7 @@ def test_failures_are_counted_not_hidden(results: pd.DataFrame) -> None:
     # The skipped metric of every ok trial is listed too.
     metric_level = failures[failures["scope"] == "metric"]
     assert len(metric_level) == 15
+
     assert set(metric_level["status"]) == {"skipped"} and set(metric_level["metric"]) == {"tcap"}
 
     text = to_markdown(summary_display(summary, summary_goals(results)))
@@ -376,3 +377,12 @@ def test_report_of_empty_results(tmp_path: Path) -> None:
     paths = build_report(empty_results(), tmp_path, title="Nothing yet", versions={"privbench": "0.1.0"})
     assert paths["report_html"].exists()
     assert "0 result rows" in paths["report_md"].read_text()
+
+
+def test_failures_keep_the_whole_first_line(results: pd.DataFrame) -> None:
+    fix = "(set on_categorical: smotenc to use SMOTE-NC)"
+    long = "InfeasibleConfigError: SMOTE needs numeric features; categorical columns " + "x, " * 80 + fix
+    edited = results.copy()
+    edited["error"] = edited["error"].where(edited["error"].isna(), long + "\nTraceback ...")
+    errors = failures_table(edited)["error"]
+    assert (errors == long).all() and errors.str.endswith(fix).all()
