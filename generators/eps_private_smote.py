@@ -16,9 +16,14 @@ from typing import Any, ClassVar
 
 import numpy as np
 import pandas as pd
-from sklearn.neighbors import NearestNeighbors
-from sklearn.preprocessing import StandardScaler
 
+from generators.eps_private_smote_neighbours import (
+    NeighbourQuery,
+    drop_self,
+    neighbour_space,
+    risky_mask,
+    risky_neighbours,
+)
 from harness.errors import ConfigError
 from harness.generator import BaseGenerator, GeneratorInfo
 from harness.spec import CATEGORICAL_KINDS, DatasetSpec
@@ -130,6 +135,13 @@ class EpsPrivateSmote(BaseGenerator):
     enforces; Algorithm 1 draws a neighbour per attribute, the code one per record; the
     code's range check/revert and its ``float32``/truncation typing are not in the paper.
 
+    Cost (departure from the reference code, not from its output): the neighbour graph of
+    the risky records depends on the training rows, the QI set, ``k``, ``knn`` and the mode
+    but not on ``epsilon`` or ``per``, so the 15 (ε, per) variants of one knn share it
+    through the cross-trial memo (:mod:`harness.memo`, namespace ``eps_private_smote``; a
+    trial with ``runtime.use_cache=false`` searches afresh). Served and searched graphs are
+    the same integer arrays, so the outputs are byte-identical.
+
     Missing values (**Decision**, the spec is silent): a missing categorical value is a
     category of its own (in the neighbour space — fixed mode — and in the draws); a
     missing numeric value is mean-imputed for the neighbour search only; a risky record's
@@ -224,7 +236,7 @@ class EpsPrivateSmote(BaseGenerator):
         codes, self.categories_ = _encode_categories(train, categorical)
         self.codes_ = codes
 
-        risky = _risky_mask(train, spec.qi, self.k, missing_is_value=not self.reference)
+        risky = risky_mask(train, spec.qi, self.k, missing_is_value=not self.reference)
         self.risky_ = np.flatnonzero(risky)
         self.low_ = np.flatnonzero(~risky)
 
@@ -256,18 +268,21 @@ class EpsPrivateSmote(BaseGenerator):
         return chosen
 
     def _neighbours(self, train: pd.DataFrame) -> np.ndarray:
-        """Indices (n_risky, knn) of each risky record's neighbours, itself excluded."""
-        n_risk = len(self.risky_)
-        if n_risk == 0:
-            return np.empty((0, self.knn), dtype=np.intp)
-        space = neighbour_space(
-            train, self.numeric_, self.categorical_, self.x_, missing_level=not self.reference
+        """Indices (n_risky, knn) of each risky record's neighbours, itself excluded (memoised)."""
+        found, self.neighbour_source_ = risky_neighbours(
+            NeighbourQuery(
+                train=train,
+                numeric=tuple(self.numeric_),
+                categorical=tuple(self.categorical_),
+                x=self.x_,
+                risky=self.risky_,
+                qi=tuple(self.spec_.qi),
+                k=int(self.k),
+                knn=int(self.knn),
+                reference=self.reference,
+            )
         )
-        nn = NearestNeighbors(n_neighbors=self.knn + 1, metric="euclidean").fit(space)
-        found = nn.kneighbors(space[self.risky_], return_distance=False)
-        if self.reference:
-            return np.ascontiguousarray(found[:, 1:])
-        return drop_self(found, self.risky_)
+        return found
 
     def _expected_rows(self, n_rows: int | None) -> int | None:
         return len(self.low_) + self.per * len(self.risky_)
@@ -381,6 +396,7 @@ class EpsPrivateSmote(BaseGenerator):
             "share_out_of_range": float(outside[finite].mean()) if n_values else 0.0,
             "share_flip": n_flip / n_values if n_values else 0.0,
             "n_reverted": n_reverted,
+            "neighbours": getattr(self, "neighbour_source_", "computed"),
         }
         if n_synthetic == 0:
             self.row_origin_ = pd.DataFrame(
@@ -398,7 +414,8 @@ class EpsPrivateSmote(BaseGenerator):
         (``qi_set``, ``qi_columns``), ``share_out_of_range`` (synthetic numeric values
         outside the training ``[min, max]`` of their column), ``share_flip`` (numeric values
         from the ``b == a`` branch), ``n_reverted`` (reference mode: interpolations
-        reverted to the original value) and the ``mode``.
+        reverted to the original value), the ``mode`` and ``neighbours`` (``computed``, ``memo``
+        when the cross-trial memo served the neighbour graph, ``none`` without risky records).
         """
         return dict(getattr(self, "details_", {}))
 
@@ -453,81 +470,6 @@ def _encode_categories(train: pd.DataFrame, columns: list[str]) -> tuple[np.ndar
     return codes, categories
 
 
-def _risky_mask(train: pd.DataFrame, qi: tuple[str, ...], k: int, *, missing_is_value: bool) -> np.ndarray:
-    """Rows whose QI equivalence class has fewer than ``k`` rows (Definition 2)."""
-    if len(train) == 0:
-        return np.zeros(0, dtype=bool)
-    group = train.groupby(list(qi), dropna=False, sort=False).ngroup().to_numpy()
-    sizes = np.bincount(group)[group]
-    risky = sizes < k
-    if not missing_is_value:  # reference: pandas drops NaN groups, their size is NaN, never < k
-        risky &= ~train[list(qi)].isna().any(axis=1).to_numpy()
-    return risky
-
-
-def neighbour_space(
-    train: pd.DataFrame,
-    numeric: list[str],
-    categorical: list[str],
-    x: np.ndarray,
-    *,
-    missing_level: bool = True,
-) -> np.ndarray:
-    """Standardised neighbour space: numeric columns and one-hot (``drop_first``) categoricals.
-
-    Parameters
-    ----------
-    train : DataFrame
-        Training rows (target already excluded from ``numeric`` / ``categorical``).
-    numeric, categorical : list of str
-        Predictor columns by type.
-    x : ndarray
-        The numeric columns as float64 (n, len(numeric)), NaN for missing.
-    missing_level : bool
-        Encode a missing category as its own dummy (fixed mode); the reference leaves
-        missing as all-zero dummies.
-
-    Returns
-    -------
-    ndarray
-        (n, p) float64; every column standardised over all rows (``StandardScaler``),
-        missing numeric values imputed by the column mean (0 after standardisation).
-    """
-    parts = [x]
-    if categorical:
-        dummies = pd.get_dummies(
-            train[categorical].astype(object), drop_first=True, dummy_na=missing_level, dtype=np.float64
-        )
-        parts.append(dummies.to_numpy(dtype=np.float64))
-    space = np.hstack(parts) if parts else np.empty((len(train), 0))
-    if space.shape[1] == 0:
-        return np.zeros((len(train), 1))
-    space = StandardScaler().fit_transform(space)
-    return np.nan_to_num(space, nan=0.0)
-
-
-def drop_self(found: np.ndarray, rows: np.ndarray) -> np.ndarray:
-    """Drop each query row's own index from its ``knn + 1`` results (else the farthest result).
-
-    Parameters
-    ----------
-    found : ndarray
-        (q, knn + 1) neighbour indices of the query rows, nearest first.
-    rows : ndarray
-        (q,) index of each query row.
-
-    Returns
-    -------
-    ndarray
-        (q, knn) neighbour indices, the query row itself excluded.
-    """
-    is_self = found == rows[:, None]
-    position = np.where(is_self.any(axis=1), is_self.argmax(axis=1), found.shape[1] - 1)
-    keep = np.ones(found.shape, dtype=bool)
-    keep[np.arange(len(found)), position] = False
-    return found[keep].reshape(len(found), found.shape[1] - 1)
-
-
 def _reference_decimals(values: pd.Series, kind: str) -> int | None:
     """Rounding of the reference code for a numeric column: None = truncate to integer.
 
@@ -541,3 +483,6 @@ def _reference_decimals(values: pd.Series, kind: str) -> int | None:
     if math.isfinite(first) and first.is_integer():
         return None
     return str(first)[::-1].find(".")
+
+
+__all__ = ["MODES", "EpsPrivateSmote", "drop_self", "neighbour_space"]
