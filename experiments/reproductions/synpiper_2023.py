@@ -21,88 +21,88 @@ score is in [0, 1], and three exact properties of the evaluation itself — the 
 scores TSTR = TRTR and fidelity 1, the Quality score is the mean of its two properties, and the
 TRTR baseline is the same for every generator of a seed (one split, one seeded classifier).
 
+**Protocol profile** (``protocol``, persisted): the spec's protocol on all of Adult with SDV's
+300 epochs shrunk for CTGAN (the profile's description gives the budgets and the run time),
+plus two sweeps whose checks live in ``synpiper_2023_protocol``: PrivBayes at ε = 0.01 and
+0.1 (the blog's "ε decides how much noise is added") and CTGAN/TVAE at a second, smaller
+budget (is the TRTR ≥ TSTR reading, and the fidelity ranking, stable to the shrinking?). Every
+table and the checks above read each generator's headline release only (PrivBayes at ε = 1,
+CTGAN/TVAE at their largest budget: ``synpiper_2023_select.release_params``).
+
 **Quick profile.** 1,000 rows (800 train, 200 test), one seed, CTGAN and TVAE with one epoch,
 20-tree forests: the generators are barely trained (a 1-epoch TVAE may release one income class
 only, whose TSTR F1 is 0 and AUC 0.5), which the TRTR ≥ TSTR checks tolerate by design.
 """
 
-from __future__ import annotations
-
 import json
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 import pandas as pd
 
+from experiments.reproductions.synpiper_2023_protocol import check_budget, check_epsilon, protocol_artifacts
+from experiments.reproductions.synpiper_2023_select import (
+    BLOG_UTILITY,
+    CLASSIFIERS,
+    CLF_LABELS,
+    FIDELITY,
+    FIDELITY_TABLE,
+    GENERATORS,
+    LABELS,
+    REFERENCE,
+    SCORES,
+    UTILITY_FIGURE,
+    UTILITY_TABLE,
+    describe,
+    pairs,
+    release_params,
+    seeds_of,
+    setting_of,
+)
 from harness.reproduction import Check, ReproductionRun, exact, trend, unavailable
 
-REFERENCE = "identity"
-GENERATORS = ("privbayes", "sdv_ctgan", "sdv_tvae")
-LABELS = {
-    REFERENCE: "real training split (identity)",
-    "privbayes": "PrivBayes / DataSynthesizer (ε = 1)",
-    "sdv_ctgan": "CTGAN",
-    "sdv_tvae": "TVAE",
-}
-FIDELITY = (
-    "ks_complement",
-    "tv_complement",
-    "correlation_similarity",
-    "contingency_similarity",
-    "quality_score",
-)
-CLASSIFIERS = ("random_forest", "logistic_regression")
-SCORES = ("f1", "roc_auc")
-CLF_LABELS = {"random_forest": "RF", "logistic_regression": "LR"}
-FIDELITY_TABLE = "tables/fidelity.md"
-UTILITY_TABLE = "tables/utility_tstr_trtr.md"
-UTILITY_FIGURE = "figures/utility_tstr_trtr.png"
-BLOG_UTILITY = (
-    '"The test results from TRTR will be used as a benchmark and compared against the test metrics from '
-    'TSTR" (Evaluation Criteria, Utility)'
-)
-
-
-def _pairs(run: ReproductionRun, generator: str) -> dict[tuple[str, str], tuple[float, float]]:
-    """(classifier, score) -> (mean TSTR, mean TRTR) over the generator's seeds."""
-    out = {}
-    for clf in CLASSIFIERS:
-        for score in SCORES:
-            rows = run.rows("ml_efficacy", f"{clf}:{score}", generator=generator)
-            if len(rows):
-                out[(clf, score)] = (float(rows["value"].mean()), float(rows["baseline"].mean()))
-    return out
-
-
-def _describe(pairs: dict[tuple[str, str], tuple[float, float]]) -> str:
-    return "; ".join(
-        f"{CLF_LABELS[c]} {s} TSTR {tstr:.3f} vs TRTR {trtr:.3f}" for (c, s), (tstr, trtr) in pairs.items()
-    )
+__all__ = ["CHECKS", "UTILITY_FIGURE", "artifacts"]
 
 
 def check_trtr_benchmark(run: ReproductionRun) -> list[Check]:
-    """For every generator, TRTR >= TSTR for RF and LR, F1 and ROC AUC."""
+    """For every generator's headline release, TRTR >= TSTR for RF and LR, F1 and ROC AUC."""
     out = []
     for g in GENERATORS:
-        claim = f"{LABELS[g]}: TRTR >= TSTR for RF and LR, F1 and ROC AUC"
-        pairs = _pairs(run, g)
-        if len(pairs) < len(CLASSIFIERS) * len(SCORES):
+        setting = setting_of(run, g)
+        claim = f"{LABELS[g]}{f' ({setting})' if setting else ''}: TRTR >= TSTR for RF and LR, F1 and ROC AUC"
+        tstr_trtr = pairs(run, g)
+        if len(tstr_trtr) < len(CLASSIFIERS) * len(SCORES):
             out.append(
-                unavailable(f"trtr-ge-tstr-{g}", claim, BLOG_UTILITY, "trend", "no ok ml_efficacy row")
+                unavailable(
+                    f"trtr-ge-tstr-{g}",
+                    claim,
+                    BLOG_UTILITY,
+                    "trend",
+                    f"no ok ml_efficacy row of {LABELS[g]} in this {run.profile} run (failed or not yet run "
+                    "trials: the comparison needs all four classifier/score pairs)",
+                )
             )
             continue
-        worse = [f"{CLF_LABELS[c]} {s}" for (c, s), (tstr, trtr) in pairs.items() if tstr > trtr + 1e-12]
+        worse = [f"{CLF_LABELS[c]} {s}" for (c, s), (tstr, trtr) in tstr_trtr.items() if tstr > trtr + 1e-12]
+        seeds = seeds_of(run, g, release_params(run, g))
+        note = f"{run.profile} profile, {setting or 'defaults'}, mean over generator seeds {seeds}"
+        if run.quick:
+            note = "quick profile (1-epoch CTGAN/TVAE, 200 test rows); mean over generator seeds"
         out.append(
             trend(
                 f"trtr-ge-tstr-{g}",
                 claim,
                 BLOG_UTILITY,
-                _describe(pairs),
+                describe(tstr_trtr),
                 not worse,
-                value={f"{c}:{s}": list(v) for (c, s), v in pairs.items()},
-                reason=("quick profile (1-epoch CTGAN/TVAE, 200 test rows); " if run.quick else "")
-                + ("mean over generator seeds" if not worse else f"TSTR above TRTR for {', '.join(worse)}"),
+                value={f"{c}:{s}": list(v) for (c, s), v in tstr_trtr.items()},
+                reason=note,
+                if_failed=f"TSTR above TRTR for {', '.join(worse)}: this release trains a better classifier "
+                "for the held-out real 20 % than the real training split does, so on Adult the blog's "
+                "reading of TRTR as the benchmark TSTR approaches from below does not bound that score "
+                "(a gap inside the seed-to-seed spread of the utility table is sampling noise, not a "
+                "better release)",
                 evidence=[UTILITY_TABLE],
             )
         )
@@ -132,8 +132,8 @@ def check_fidelity_range(run: ReproductionRun) -> Check:
 
 def check_identity(run: ReproductionRun) -> list[Check]:
     """The identity release: TSTR = TRTR and every fidelity score is 1."""
-    pairs = _pairs(run, REFERENCE)
-    gap = max((abs(tstr - trtr) for tstr, trtr in pairs.values()), default=math.nan)
+    tstr_trtr = pairs(run, REFERENCE)
+    gap = max((abs(tstr - trtr) for tstr, trtr in tstr_trtr.values()), default=math.nan)
     fidelity = [run.mean(m, generator=REFERENCE) for m in FIDELITY]
     worst = min(fidelity) if all(np.isfinite(fidelity)) else math.nan
     return [
@@ -141,7 +141,7 @@ def check_identity(run: ReproductionRun) -> list[Check]:
             "identity-tstr-equals-trtr",
             "identity release: TSTR = TRTR (largest |TSTR - TRTR| over RF/LR, F1/AUC)",
             "TRTR is the benchmark TSTR is compared with",
-            gap if pairs else None,
+            gap if tstr_trtr else None,
             0.0,
             tol=1e-12,
             evidence=[UTILITY_TABLE],
@@ -198,12 +198,14 @@ def check_trtr_shared(run: ReproductionRun) -> Check:
     )
 
 
-CHECKS = [
+CHECKS: list[Callable[[ReproductionRun], Check | list[Check]]] = [
     check_trtr_benchmark,
     check_fidelity_range,
     check_identity,
     check_quality_is_mean,
     check_trtr_shared,
+    check_epsilon,
+    check_budget,
 ]
 QUICK_MUST_PASS = {f"trtr-ge-tstr-{g}" for g in GENERATORS} | {"fidelity-in-unit-interval"}
 ALLOWED_STATUSES: set[str] = set()
@@ -215,23 +217,25 @@ def artifacts(run: ReproductionRun) -> None:
     releases = (REFERENCE, *GENERATORS)
     fidelity = []
     for g in releases:
+        chosen = release_params(run, g)
         record: dict[str, object] = {
             "release": LABELS[g],
-            "seeds": int(run.rows("quality_score", generator=g)["gen_seed"].nunique()),
+            "setting": setting_of(run, g),
+            "seeds": len(seeds_of(run, g, chosen)),
         }
         for m in FIDELITY:
-            values = run.values(m, generator=g)
+            values = run.values(m, generator=g, params=chosen)
             record[m] = float(values.mean()) if len(values) else math.nan
             if len(values) > 1:
                 record[f"{m} sd"] = float(values.std(ddof=1))
         fidelity.append(record)
-    suffix = " (quick profile)" if run.quick else ""
+    suffix = f" ({run.profile} profile)"
     run.write_table(
         "fidelity", pd.DataFrame(fidelity), caption="Fidelity (SDMetrics; mean over generator seeds)" + suffix
     )
     utility = []
     for g in releases:
-        for (clf, score), (tstr, trtr) in _pairs(run, g).items():
+        for (clf, score), (tstr, trtr) in pairs(run, g).items():
             utility.append(
                 {
                     "release": LABELS[g],
@@ -248,6 +252,7 @@ def artifacts(run: ReproductionRun) -> None:
     )
     if len(frame):
         _utility_figure(run, frame, [LABELS[g] for g in releases])
+    protocol_artifacts(run)
 
 
 def _utility_figure(run: ReproductionRun, frame: pd.DataFrame, order: Sequence[str]) -> None:
