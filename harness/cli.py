@@ -224,7 +224,10 @@ def _run(rest: list[str]) -> int:
     if skip_preflight:
         rest.remove("--no-preflight")
     multirun = "-m" in rest or "--multirun" in rest
-    from harness.preflight import per_name_overrides
+    from harness.preflight import check_repeated_keys, per_name_overrides
+
+    check_repeated_keys([a for a in rest if not a.startswith("-")])
+    _check_results_dir(Path(os.environ.get("PRIVBENCH_RESULTS_DIR", "results")))
 
     rest = [a for a in rest if a.startswith("-")] + per_name_overrides(
         [a for a in rest if not a.startswith("-")]
@@ -284,6 +287,22 @@ def _run(rest: list[str]) -> int:
     print(line, file=sys.stderr)
     shutil.rmtree(status_dir, ignore_errors=True)
     return code
+
+
+def _check_results_dir(root: Path) -> None:
+    """Raise :class:`ConfigError` unless the results directory exists as a folder (or can be made) and is writable."""
+    probe = root
+    while not probe.exists() and probe != probe.parent:
+        probe = probe.parent
+    if probe.exists() and not probe.is_dir():
+        raise ConfigError(
+            f"results directory {root}: {probe} is a file; expected a folder (set PRIVBENCH_RESULTS_DIR or hydra.sweep.dir)"
+        )
+    if not os.access(probe, os.W_OK | os.X_OK):
+        raise ConfigError(
+            f"results directory {root}: {probe} is not writable; expected a folder you can write "
+            "(set PRIVBENCH_RESULTS_DIR or hydra.sweep.dir)"
+        )
 
 
 def _write_plan(jobs: list[list[str]]) -> Path:

@@ -16,6 +16,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import yaml
 from hydra import compose, initialize_config_module
 from hydra._internal.core_plugins.basic_sweeper import BasicSweeper
 from hydra.core.global_hydra import GlobalHydra
@@ -69,6 +70,26 @@ def check_group_choices(overrides: Sequence[str]) -> None:
                 raise unknown_name(key, str(value), valid)
 
 
+def check_repeated_keys(overrides: Sequence[str]) -> None:
+    """Raise :class:`ConfigError` when the command line sets one key twice (``generator=a generator=b``).
+
+    Hydra keeps the last value silently, so the first would never run; a sweep is written
+    ``-m generator=a,b``.
+    """
+    seen: dict[str, str] = {}
+    for text in overrides:
+        if "=" not in text:
+            continue
+        key, value = text.split("=", 1)
+        bare = key.lstrip("+~")
+        if bare in seen:
+            raise ConfigError(
+                f"{bare} is given twice ({bare}={seen[bare]} and {bare}={value}); expected one value, "
+                f"or a sweep: -m {bare}={seen[bare]},{value}"
+            )
+        seen[bare] = value
+
+
 @contextmanager
 def hydra_context() -> Iterator[None]:
     """Initialise Hydra's global state on the ``experiments`` package (re-entrant)."""
@@ -83,6 +104,13 @@ def compose_job(overrides: Sequence[str]) -> Any:
     """Compose the config of one job (with the ``hydra`` node) or raise :class:`ConfigError`."""
     try:
         return compose(config_name="config", overrides=list(overrides), return_hydra_config=True)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = (
+            f"{mark.name}, line {mark.line + 1}, column {mark.column + 1}" if mark is not None else "a config"
+        )
+        problem = getattr(exc, "problem", None) or _first_line(exc)
+        raise ConfigError(f"{where}: not valid YAML ({problem})") from None
     except (HydraException, OmegaConfBaseException) as exc:
         message = _first_line(exc)
         match = re.match(r"Could not override '([^']+)'", message)
@@ -326,6 +354,7 @@ __all__ = [
     "GROUPS",
     "JobComposer",
     "check_group_choices",
+    "check_repeated_keys",
     "compose_job",
     "expand_jobs",
     "hydra_context",

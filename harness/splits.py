@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 from sklearn.model_selection import KFold, ShuffleSplit, StratifiedKFold, StratifiedShuffleSplit
 
-from harness.errors import ConfigError
+from harness.errors import ConfigError, DataError, PrivbenchError
 from harness.seeding import derive_seed
 
 SplitKind = Literal["holdout", "kfold", "predefined", "none"]
@@ -140,7 +140,34 @@ def make_split(
     Returns
     -------
     Split
+
+    Raises
+    ------
+    DataError
+        If the rows (or a class) are too few for the split (scikit-learn's reason in one line).
     """
+    try:
+        return _make_split(n_rows, cfg, split_seed=split_seed, fold=fold, y=y, test_mask=test_mask)
+    except ValueError as exc:
+        if isinstance(exc, PrivbenchError):  # privbench's own one-line errors pass through
+            raise
+        reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        classes = f" and {pd.Series(np.asarray(y)).nunique()} classes" if y is not None else ""
+        raise DataError(
+            f"{n_rows} rows{classes} are too few for split {cfg.kind!r} ({reason}); "
+            "expected more rows per class (or split.kind=none)"
+        ) from None
+
+
+def _make_split(
+    n_rows: int,
+    cfg: SplitConfig,
+    *,
+    split_seed: int,
+    fold: int,
+    y: pd.Series | np.ndarray | None,
+    test_mask: np.ndarray | None,
+) -> Split:
     if n_rows < 4:
         raise ConfigError(f"a dataset needs at least 4 rows to split; got {n_rows}")
     if isinstance(fold, bool) or int(fold) != fold or fold < 0:

@@ -165,6 +165,12 @@ def prepare_trial(cfg: TrialConfig) -> PreparedTrial:
         Unknown names, impossible parameters or unusable data (one-line message).
     """
     cfg.validate()
+    declared = cfg.dataset_cfg.get("name")
+    if declared is not None and str(declared) != cfg.dataset:
+        raise ConfigError(
+            f"dataset {cfg.dataset!r}: key 'name' must equal the file name {cfg.dataset!r} "
+            f"(dataset/{cfg.dataset}.yaml); got {declared!r}"
+        )
     spec = _with_active_qi(DatasetSpec.from_dict(cfg.dataset_cfg, name=cfg.dataset), cfg)
     loaded = load_dataset(spec, base_dir=cfg.base_dir)
     declared_rules(spec)  # preprocess.derived_columns: malformed rules fail before any trial runs

@@ -191,3 +191,49 @@ def test_per_generator_parameter_errors(privbench: Runner, override: str, fragme
         "run", "-m", "generator=smote,identity", override, "data.max_rows=300", "suite=fast", check=False
     )
     assert_one_line_error(proc, *fragments)
+
+
+def test_yaml_syntax_error_names_file_and_line(privbench: Runner, tmp_path: Path) -> None:
+    conf = tmp_path / "conf" / "dataset"
+    conf.mkdir(parents=True)
+    (conf / "bad.yaml").write_text(
+        "name: bad\nsource: {kind: path, files: [{path: d.csv}]\ncolumns: {a: integer}\n"
+    )
+    proc = privbench("run", "--config-dir", str(tmp_path / "conf"), "dataset=bad", check=False)
+    assert_one_line_error(proc, f"{conf / 'bad.yaml'}, line 3, column 1: not valid YAML")
+
+
+def test_too_few_rows_for_the_split(privbench: Runner, tmp_path: Path) -> None:
+    _, conf = _user_dataset(tmp_path, "five", _frame().head(5))
+    proc = privbench("run", "--config-dir", str(conf), "dataset=five", "suite=fast", check=False)
+    assert_one_line_error(proc, "5 rows and 2 classes are too few for split 'holdout'", "split.kind=none")
+    assert not (tmp_path / "results").exists() or not list((tmp_path / "results").rglob("rows.parquet"))
+
+
+def test_dataset_name_must_equal_its_file_name(privbench: Runner, tmp_path: Path) -> None:
+    _, conf = _user_dataset(tmp_path, "patients", _frame())
+    yaml_path = conf / "dataset" / "patients.yaml"
+    yaml_path.write_text(yaml_path.read_text().replace("name: patients", "name: other"))
+    proc = privbench("run", "--config-dir", str(conf), "dataset=patients", "suite=fast", check=False)
+    assert_one_line_error(proc, "key 'name' must equal the file name 'patients'", "got 'other'")
+
+
+def test_a_key_given_twice_is_an_error(privbench: Runner) -> None:
+    proc = privbench("run", "generator=identity", "generator=mondrian", "suite=fast", check=False)
+    assert_one_line_error(proc, "generator is given twice", "-m generator=identity,mondrian")
+
+
+def test_duplicated_csv_column_names(privbench: Runner, tmp_path: Path) -> None:
+    frame = _frame()
+    data, conf = _user_dataset(tmp_path, "patients", frame)
+    header, *rows = data.read_text().splitlines()
+    data.write_text("\n".join([header.replace(",c,", ",a,"), *rows]) + "\n")
+    proc = privbench("run", "--config-dir", str(conf), "dataset=patients", "suite=fast", check=False)
+    assert_one_line_error(proc, "column name(s) 'a' appear more than once in the header")
+
+
+def test_results_directory_that_is_a_file(privbench: Runner, tmp_path: Path) -> None:
+    (tmp_path / "results").write_text("not a folder")
+    proc = privbench("run", "data.max_rows=300", "suite=fast", check=False)
+    assert_one_line_error(proc, f"{tmp_path / 'results'} is a file; expected a folder")
+    assert (tmp_path / "results").read_text() == "not a folder"
