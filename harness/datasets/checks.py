@@ -58,10 +58,11 @@ def check_table(frame: pd.DataFrame, spec: DatasetSpec, *, where: str) -> None:
                     f"{where}: column {col.name!r} has value(s) {', '.join(map(repr, unknown[:5]))} "
                     f"outside its declared categories ({', '.join(col.categories)})"
                 )
-    _check_target(frame, spec, where)
+    check_target(frame, spec, where)
 
 
-def _check_target(frame: pd.DataFrame, spec: DatasetSpec, where: str) -> None:
+def check_target(frame: pd.DataFrame, spec: DatasetSpec, where: str) -> None:
+    """Raise :class:`DataError` when a classification target has too few (or, binary, too many) classes."""
     target = spec.target
     if target is None or spec.task == "none":
         return

@@ -56,8 +56,11 @@ rows added by uploaders (``header: replace``) and header lines repeated inside t
 ``preprocess: {recode_missing_codes: true}``; ``preprocess: {drop_na_rows: true}`` then keeps
 only the rows without any NA (complete cases, e.g. Adult's 30,162 complete training rows), the
 predefined test mask following; ``preprocess: {drop_duplicate_rows: true}`` (after that) keeps the
-first of identical rows (e.g. the Robin Hood paper's 45,175 Adult rows). Input files are only
-read, never written.
+first of identical rows (e.g. the Robin Hood paper's 45,175 Adult rows).
+``preprocess: {drop_na_target: true}`` drops only the rows whose target is missing (a missing
+label makes the SMOTE family skip the whole dataset; other missing cells are kept). After either
+drop the target must still have two classes (one line naming the dataset otherwise). Input files
+are only read, never written.
 """
 
 from __future__ import annotations
@@ -73,7 +76,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from harness.datasets.checks import check_table, recode_missing_codes
+from harness.datasets.checks import check_table, check_target, recode_missing_codes
 from harness.datasets.hierarchies import hierarchy_path
 from harness.datasets.paths import DATA_ROOT, resolve_path
 from harness.datasets.readers import decompress, read_table
@@ -121,6 +124,16 @@ class LoadedDataset:
 
 
 # ---------------------------------------------------------------------- specs
+PREPROCESS_KEYS: tuple[str, ...] = (
+    "recode_missing_codes",
+    "drop_na_rows",
+    "drop_na_target",
+    "drop_duplicate_rows",
+    "derived_columns",
+)
+"""The dataset-level preprocessing keys (switches true or false; ``derived_columns``: harness.derived)."""
+
+
 def load_spec(
     name: str, overrides: Mapping[str, Any] | None = None, *, extra_dirs: tuple[Path, ...] = ()
 ) -> DatasetSpec:
@@ -245,6 +258,18 @@ def load_dataset(spec: DatasetSpec, *, base_dir: Path | None = None) -> LoadedDa
     drop_na = spec.preprocess.get("drop_na_rows", False)
     if not isinstance(drop_na, bool):
         raise ConfigError(f"{where}: preprocess.drop_na_rows must be true or false; got {drop_na!r}")
+    drop_na_target = spec.preprocess.get("drop_na_target", False)
+    if not isinstance(drop_na_target, bool):
+        raise ConfigError(f"{where}: preprocess.drop_na_target must be true or false; got {drop_na_target!r}")
+    if drop_na_target and spec.target is None:
+        raise ConfigError(
+            f"{where}: preprocess.drop_na_target needs a target column; the dataset declares none"
+        )
+    unknown = sorted(set(spec.preprocess) - set(PREPROCESS_KEYS))
+    if unknown:
+        raise ConfigError(
+            f"{where}: unknown preprocess key(s) {', '.join(unknown)}; expected some of: {', '.join(PREPROCESS_KEYS)}"
+        )
     drop_duplicates = spec.preprocess.get("drop_duplicate_rows", False)
     if not isinstance(drop_duplicates, bool):
         raise ConfigError(
@@ -280,9 +305,15 @@ def load_dataset(spec: DatasetSpec, *, base_dir: Path | None = None) -> LoadedDa
         frame, mask = _cached(
             digest, lambda: _file_table(spec, src, data_paths, raws, index_path, index_raw, recode)
         )
+    if drop_na_target and not drop_na:
+        labelled, labelled_mask = frame, mask
+        frame, mask = _cached(
+            f"{digest}:labelled", lambda: _labelled_rows(labelled, labelled_mask, spec, where)
+        )
     if drop_na:  # cached too: the NA scan of a large object table costs more than re-reading it
         full, full_mask = frame, mask
         frame, mask = _cached(f"{digest}:complete", lambda: _complete_rows(full, full_mask, where))
+        check_target(frame, spec, f"{where} after preprocess.drop_na_rows")
     if drop_duplicates:
         kept, kept_mask = frame, mask
         frame, mask = _cached(f"{digest}:{drop_na}:unique", lambda: _unique_rows(kept, kept_mask))
@@ -373,6 +404,20 @@ def _complete_rows(
     if not keep.any():
         raise DataError(f"{where}: preprocess.drop_na_rows leaves no rows; every row has a missing value")
     return frame[keep].reset_index(drop=True), None if mask is None else np.asarray(mask)[keep]
+
+
+def _labelled_rows(
+    frame: pd.DataFrame, mask: np.ndarray | None, spec: DatasetSpec, where: str
+) -> tuple[pd.DataFrame, np.ndarray | None]:
+    """Rows whose target is not missing (``preprocess.drop_na_target``) and their test mask."""
+    keep = frame[str(spec.target)].notna().to_numpy()
+    if not keep.any():
+        raise DataError(
+            f"{where}: preprocess.drop_na_target leaves no rows; the target {spec.target!r} is always missing"
+        )
+    kept = frame[keep].reset_index(drop=True)
+    check_target(kept, spec, f"{where} after preprocess.drop_na_target")
+    return kept, None if mask is None else np.asarray(mask)[keep]
 
 
 def _unique_rows(frame: pd.DataFrame, mask: np.ndarray | None) -> tuple[pd.DataFrame, np.ndarray | None]:

@@ -77,3 +77,39 @@ def test_drop_na_rows_that_leaves_nothing_fails(tmp_path: Path) -> None:
     with pytest.raises(DataError, match=r"preprocess\.drop_na_rows leaves no rows") as info:
         load_dataset(spec, base_dir=tmp_path)
     assert "\n" not in str(info.value)
+
+
+def test_drop_na_target_drops_only_unlabelled_rows(tmp_path: Path) -> None:
+    spec = _spec(tmp_path, {"drop_na_target": True})
+    (tmp_path / "train.csv").write_text("age,sex,y\n30,F,0\n?,M,1\n50,?,?\n60,M,1\n")
+    labelled = load_dataset(spec, base_dir=tmp_path)
+    # only train row 2 (missing label) goes; row 1's missing age stays, as do the test rows
+    assert labelled.frame["y"].notna().all() and len(labelled.frame) == 6
+    assert labelled.frame["age"].isna().sum() == 1 and labelled.frame["sex"].isna().sum() == 1
+    assert labelled.test_mask is not None and labelled.test_mask.tolist() == [False] * 3 + [True] * 3
+
+
+def test_a_drop_that_leaves_one_class_is_named(tmp_path: Path) -> None:
+    spec = _spec(tmp_path, {"drop_na_rows": True})
+    (tmp_path / "train.csv").write_text("age,sex,y\n30,F,0\n?,M,1\n50,M,0\n")
+    (tmp_path / "test.csv").write_text("age,sex,y\n70,?,1\n")
+    with pytest.raises(
+        DataError, match=r"after preprocess\.drop_na_rows: target 'y' has a single class"
+    ) as info:
+        load_dataset(spec, base_dir=tmp_path)
+    assert "\n" not in str(info.value)
+
+
+def test_unknown_preprocess_key_and_target_less_drop(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match=r"unknown preprocess key\(s\) drop_na; expected some of: "):
+        load_dataset(_spec(tmp_path, {"drop_na": True}), base_dir=tmp_path)
+    no_target = DatasetSpec.from_dict(
+        {
+            "name": "user",
+            "columns": COLUMNS,
+            "source": {"kind": "path", "files": [{"path": "train.csv"}], "na_values": ["?"]},
+            "preprocess": {"drop_na_target": True},
+        }
+    )
+    with pytest.raises(ConfigError, match="drop_na_target needs a target column"):
+        load_dataset(no_target, base_dir=tmp_path)
