@@ -23,6 +23,7 @@ from omegaconf import DictConfig
 
 from harness.collect import write_sweep_plan
 from harness.errors import ConfigError, PrivbenchError
+from harness.logs import quiet_third_party
 from harness.run_status import TrialOutcome, outcome_of, record
 from harness.schema import to_results_frame
 from harness.spec import _plain, canonical_json, plain_dict
@@ -162,6 +163,7 @@ def run_job(cfg: DictConfig) -> str:
     str
         The job's status summary (``ok``, ``skipped-existing`` or the worst row status).
     """
+    quiet_third_party()
     hc = HydraConfig.get()
     out_dir = Path(hc.runtime.output_dir)
     multirun = hc.mode == RunMode.MULTIRUN

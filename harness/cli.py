@@ -15,11 +15,14 @@
     privbench list generators --params           # with every parameter's default
     privbench describe NAME                        # parameters, defaults, valid values, how to set them
     privbench validate [GROUP | GROUP/NAME ...]
+    privbench init DATA [-o DIR] [--name NAME] [--target COL]   # DIR/dataset/NAME.yaml inferred from DATA
+    privbench evaluate REAL SYNTH [SYNTH...] [--holdout H] [--dataset YAML|NAME] [--suite S] [-o OUT]
 
 Every command takes ``--config-dir DIR`` (repeatable): your own dataset/, generator/, metric/,
 suite/, experiment/ and profile/ YAML folders beside the bundled ones.
 
-Bad input prints one line (``privbench: error: ...``) and exits 2; ``--debug`` shows the
+``--verbose`` (any command) shows the INFO logging of SDV, copulas and other libraries, which
+is filtered out by default. Bad input prints one line (``privbench: error: ...``) and exits 2; ``--debug`` shows the
 traceback instead.
 """
 
@@ -66,6 +69,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if debug:
         argv.remove("--debug")
         os.environ["PRIVBENCH_DEBUG"] = "1"
+    if "--verbose" in argv:  # third-party INFO logging (SDV, copulas, JAX) is shown (harness/logs.py)
+        argv.remove("--verbose")
+        os.environ["PRIVBENCH_VERBOSE"] = "1"
     _setup_environment()
     saved = os.environ.get(USER_DIRS_ENV)
     try:
@@ -159,6 +165,14 @@ def _dispatch(argv: list[str]) -> int:
         from harness.validate import validate_all
 
         return validate_all(args.configs)
+    if command == "init":
+        from harness.dataset_init import init_cli
+
+        return init_cli(args)
+    if command == "evaluate":
+        from harness.evaluate import evaluate_cli
+
+        return evaluate_cli(args)
     parser.error(f"unknown command {command!r}")
     return 2
 
@@ -216,6 +230,11 @@ def _parser() -> argparse.ArgumentParser:
     describer.add_argument("name")
     validate = sub.add_parser("validate", help="compose and instantiate every config (or the named ones)")
     validate.add_argument("configs", nargs="*", help="GROUP or GROUP/NAME (default: everything)")
+    from harness.dataset_init import add_init_parser
+    from harness.evaluate import add_evaluate_parser
+
+    add_init_parser(sub)
+    add_evaluate_parser(sub)
     return parser
 
 

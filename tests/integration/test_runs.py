@@ -183,3 +183,12 @@ def test_generator_details_and_artifacts_are_recorded(privbench: Runner, tmp_pat
     assert details["artifacts"] == ["row_origin"]
     (artifact,) = (tmp_path / "cache" / "variants").rglob("*.row_origin.parquet")
     assert read_parquet(artifact)["row_origin"].eq("original").sum() == 360
+
+
+def test_third_party_info_logging_is_quiet_unless_verbose(privbench: Runner) -> None:
+    quiet = privbench("run", "generator=sdv_gaussian_copula", "gen_seed=1", *SMALL)
+    text = quiet.stdout + quiet.stderr
+    assert "SingleTableSynthesizer" not in text and "sdv.data_processing" not in text
+    assert "[privbench][INFO] - trial done" in text
+    loud = privbench("run", "--verbose", "generator=sdv_gaussian_copula", "gen_seed=2", *SMALL)
+    assert "[SingleTableSynthesizer][INFO]" in loud.stdout + loud.stderr
