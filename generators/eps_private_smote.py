@@ -24,7 +24,7 @@ from generators.eps_private_smote_neighbours import (
     risky_mask,
     risky_neighbours,
 )
-from harness.errors import ConfigError
+from harness.errors import ConfigError, InfeasibleConfigError
 from harness.generator import BaseGenerator, GeneratorInfo
 from harness.spec import CATEGORICAL_KINDS, DatasetSpec
 
@@ -218,7 +218,9 @@ class EpsPrivateSmote(BaseGenerator):
         self.spec_ = spec
         n = len(train)
         if self.knn >= n:
-            raise ConfigError(f"`knn` must be < the number of training rows ({n}); got {self.knn}")
+            raise InfeasibleConfigError(  # data-dependent, as SMOTE's: the trial is skipped, not an error
+                f"`knn` must be < the number of training rows ({n}); got {self.knn}"
+            )
         train = train.reset_index(drop=True)
         target = spec.target
         assert target is not None  # needs_target is checked by BaseGenerator.fit
