@@ -94,7 +94,7 @@ class ReproductionPlan:
         base = [f"experiment={self.experiment}"]
         if self.profile in names("profile"):
             base.append(f"profile={self.profile}")
-        rest = [*self.overrides, *sweep.overrides, *extra]
+        rest = last_wins([*self.overrides, *sweep.overrides, *extra])
         if not any(o.lstrip("+~").startswith("runtime.calibrate=") for o in rest):
             base.append("runtime.calibrate=false")
         return [*base, *rest]
@@ -111,6 +111,28 @@ class ReproductionPlan:
         if not isinstance(getattr(module, "CHECKS", None), (list, tuple)):
             raise ConfigError(f"{self.checks_module}: expected a module-level CHECKS list of check functions")
         return module
+
+
+def last_wins(overrides: Sequence[str]) -> list[str]:
+    """``overrides`` with one entry per key: a sweep's (or an extra) setting replaces the profile's.
+
+    The entry kept is the last one for its key (``+``/``++`` prefixes ignored when comparing),
+    at the position of that last entry; the command line of ``privbench run`` rejects a key
+    given twice, so the profile's value must not reach it.
+    """
+    keys = [o.split("=", 1)[0].lstrip("+~") if "=" in o else None for o in overrides]
+    last = {key: i for i, key in enumerate(keys) if key is not None}
+    prefix: dict[str, str] = {}  # an added key (+ / ++) stays added when a later entry sets it plainly
+    for o, key in zip(overrides, keys):
+        if key is not None and o.startswith("+"):
+            prefix.setdefault(key, o[: len(o) - len(o.lstrip("+"))])
+    out = []
+    for i, (o, key) in enumerate(zip(overrides, keys)):
+        if key is None:
+            out.append(o)
+        elif last[key] == i:
+            out.append(o if o.startswith(("+", "~")) else prefix.get(key, "") + o)
+    return out
 
 
 def reproduction_names(*, extra_dirs: tuple[Path, ...] = ()) -> list[str]:

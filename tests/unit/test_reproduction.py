@@ -294,3 +294,10 @@ def test_cost_summary_counts_each_metric_once_per_trial() -> None:
     assert (cost["trials"], cost["fit_seconds"], cost["sample_seconds"]) == (2, 2.0, 1.0)
     assert cost["metric_seconds"] == 4.0 and cost["wall_seconds"] == 9.0
     assert cost["statuses"] == {"ok": 8}
+
+
+def test_a_sweeps_override_replaces_the_profiles_for_the_same_key() -> None:
+    from harness.reproduction.plan import last_wins
+
+    assert last_wins(["a=1", "++m.x=10", "b=2", "m.x=0", "+a=3", "-v"]) == ["b=2", "++m.x=0", "+a=3", "-v"]
+    assert last_wins(["a=1", "b=2"]) == ["a=1", "b=2"]
