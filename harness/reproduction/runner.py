@@ -153,30 +153,36 @@ def reproduce(
         if (run_dir / "reproduction" / META_FILE).is_file()
         else {}
     )
+
+    def record_sitting() -> None:
+        """Write reproduction.json with this sitting so far: a stopped run can be evaluated and resumed."""
+        sittings = [*previous.get("sittings", []), {
+            "started": started.isoformat(timespec="seconds"),
+            "wall_seconds": time.perf_counter() - start,
+            "jobs_before": done,
+            "jobs_after": completed_jobs(run_dir),
+            "machine": machine(),
+        }]  # fmt: skip
+        meta = {
+            "experiment": plan.experiment,
+            "id": plan.id,
+            "profile": plan.profile,
+            "overrides": list(plan.overrides) + list(extra),
+            "sweeps": {s.name: list(s.overrides) for s in plan.sweeps},
+            "jobs": counts,
+            "started": sittings[0]["started"],
+            "wall_seconds": sum(float(s["wall_seconds"]) for s in sittings),
+            "sittings": sittings,
+            "machine": machine(),
+            "versions": versions(),
+        }
+        atomic_write_json(run_dir / "reproduction" / META_FILE, meta)
+
+    record_sitting()
     for sweep in plan.sweeps:
         os.environ["PRIVBENCH_N_JOBS"] = str(counts[sweep.name])
         run_sweep(plan, sweep, run_dir, extra, base_dir)
-    sittings = [*previous.get("sittings", []), {
-        "started": started.isoformat(timespec="seconds"),
-        "wall_seconds": time.perf_counter() - start,
-        "jobs_before": done,
-        "jobs_after": completed_jobs(run_dir),
-        "machine": machine(),
-    }]  # fmt: skip
-    meta = {
-        "experiment": plan.experiment,
-        "id": plan.id,
-        "profile": plan.profile,
-        "overrides": list(plan.overrides) + list(extra),
-        "sweeps": {s.name: list(s.overrides) for s in plan.sweeps},
-        "jobs": counts,
-        "started": sittings[0]["started"],
-        "wall_seconds": sum(float(s["wall_seconds"]) for s in sittings),
-        "sittings": sittings,
-        "machine": machine(),
-        "versions": versions(),
-    }
-    atomic_write_json(run_dir / "reproduction" / META_FILE, meta)
+        record_sitting()
     evaluate(plan, run_dir)
     return run_dir
 
