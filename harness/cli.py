@@ -280,6 +280,18 @@ def _run(rest: list[str]) -> int:
         if multirun:
             plan_env[SWEEP_PLAN_ENV] = str(_write_plan(jobs))
         print(f"privbench: {len(jobs)} trial(s) validated", file=sys.stderr)
+        if multirun and not any(o.split("=", 1)[0].lstrip("+") == "hydra.sweep.dir" for o in overrides):
+            from harness.collect import unfinished_sweep
+
+            resumed = unfinished_sweep(Path(os.environ.get("PRIVBENCH_RESULTS_DIR", "results")), jobs)
+            if resumed is not None:
+                sweep_dir, done = resumed
+                print(
+                    f"privbench: resuming {sweep_dir} (the same sweep, stopped with {done} of {len(jobs)} "
+                    "trial(s) done); set hydra.sweep.dir to run into another directory",
+                    file=sys.stderr,
+                )
+                rest.append(f"hydra.sweep.dir={sweep_dir}")
     from harness.app import hydra_main
     from harness.run_status import STATUS_DIR_ENV, new_status_dir, read_outcomes, summary
 

@@ -165,6 +165,32 @@ def write_sweep_plan(sweep_dir: Path) -> None:
     atomic_write_json(target, {"jobs": jobs})
 
 
+def unfinished_sweep(results_root: Path, jobs: list[list[str]]) -> tuple[Path, int] | None:
+    """The newest sweep directory that planned exactly ``jobs`` and is not finished, with its done count.
+
+    Looks at ``<results_root>/<experiment>/<run>/sweep.json``; a sweep whose every planned job
+    has its rows is finished (running it again starts a new directory, served from the cache).
+    """
+    root = Path(results_root)
+    if not root.is_dir():
+        return None
+    candidates = sorted(
+        root.glob(f"*/*/{SWEEP_FILE}"), key=lambda p: (p.stat().st_mtime, str(p)), reverse=True
+    )
+    for plan_path in candidates:
+        if ".cache" in plan_path.parts:
+            continue
+        try:
+            planned = json.loads(plan_path.read_text())["jobs"]
+        except (OSError, ValueError, KeyError, TypeError):
+            continue
+        if planned != jobs:
+            continue
+        done = sum((plan_path.parent / str(i) / ROWS_FILE).is_file() for i in range(len(jobs)))
+        return (plan_path.parent, done) if done < len(jobs) else None
+    return None
+
+
 def _missing_jobs(run_dirs: Sequence[Path]) -> tuple[list[str], int]:
     """Planned jobs (from every ``sweep.json`` under ``run_dirs``) without a result file."""
     missing: list[str] = []

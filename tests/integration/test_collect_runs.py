@@ -39,7 +39,9 @@ def test_partial_sweep_names_its_missing_trials_and_a_rerun_completes_it(
     assert "partial sweep: 1 of 3 planned trial(s) have no results (missing: " in partial.stderr
     missing = partial.stderr.split("missing:")[1]
     assert "gen_seed=1" in missing and "gen_seed=0" not in missing
-    privbench(*SWEEP, f"hydra.sweep.dir={run_dir}")  # the same command, into the same directory
+    again = privbench(*SWEEP)  # the same command resumes the unfinished sweep in its own directory
+    assert f"resuming {run_dir} (the same sweep, stopped with 2 of 3 trial(s) done)" in again.stderr
+    assert [p.name for p in (tmp_path / "results" / "default").iterdir()] == [run_dir.name]
     assert not stale.exists()
     done = privbench("collect", str(run_dir))
     assert "from 3 trials" in done.stdout and "note:" not in done.stderr
