@@ -14,13 +14,19 @@ TRACKED = (
 )  # fmt: skip
 
 
+ALIASES: dict[str, tuple[str, ...]] = {"xgboost": ("xgboost", "xgboost-cpu")}
+"""Distributions of one library: ``xgboost-cpu`` is xgboost without CUDA (recorded as ``xgboost``)."""
+
+
 @lru_cache(maxsize=1)
 def versions() -> dict[str, str]:
     """Mapping of package name to installed version (absent packages omitted)."""
     out = {"privbench": harness.__version__, "python": platform.python_version()}
     for name in TRACKED:
-        try:
-            out[name] = metadata.version(name)
-        except metadata.PackageNotFoundError:
-            continue
+        for distribution in ALIASES.get(name, (name,)):
+            try:
+                out[name] = metadata.version(distribution)
+                break
+            except metadata.PackageNotFoundError:
+                continue
     return out
