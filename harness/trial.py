@@ -42,6 +42,7 @@ from harness.isolation import format_error, run_isolated
 from harness.ladder import exemption
 from harness.memo import configure as configure_memo
 from harness.metric import BaseMetric, GeneratorFactory, MetricResult, as_outputs
+from harness.progress import stage
 from harness.schema import to_results_frame
 from harness.seeding import derive_seed
 from harness.spec import DatasetSpec, canonical_json
@@ -285,6 +286,14 @@ class VariantOutcome:
     details: dict[str, Any]
 
 
+def _trial_label(p: PreparedTrial) -> str:
+    """The trial in a progress line: dataset, generator, seeds."""
+    return (
+        f"{p.cfg.dataset} {p.cfg.generator} split_seed={p.cfg.split_seed} fold={p.cfg.fold} "
+        f"gen_seed={p.cfg.gen_seed}"
+    )
+
+
 def _obtain_variant(p: PreparedTrial) -> VariantOutcome:
     cache = VariantCache(p.cfg.cache_dir)
     if p.cfg.use_cache:
@@ -300,13 +309,23 @@ def _obtain_variant(p: PreparedTrial) -> VariantOutcome:
     with tempfile.TemporaryDirectory(dir=tmp_dir) as work:
         out_path = Path(work) / "variant.parquet"
         control = p.control if p.generator.info().needs_control else None
-        outcome = run_isolated(
-            _fit_and_sample,
-            (p.generator, p.train, control, p.spec, p.generator_seed, p.cfg.n_rows, out_path, p.cfg.threads),
-            timeout_s=p.cfg.timeout_s,
-            max_memory_mb=p.cfg.max_memory_mb,
-            start_method=p.cfg.start_method,
-        )
+        with stage(f"fitting and sampling {p.cfg.generator}", _trial_label(p)):
+            outcome = run_isolated(
+                _fit_and_sample,
+                (
+                    p.generator,
+                    p.train,
+                    control,
+                    p.spec,
+                    p.generator_seed,
+                    p.cfg.n_rows,
+                    out_path,
+                    p.cfg.threads,
+                ),
+                timeout_s=p.cfg.timeout_s,
+                max_memory_mb=p.cfg.max_memory_mb,
+                start_method=p.cfg.start_method,
+            )
         if outcome.status != "ok":
             status: str = outcome.status
             error = outcome.error
@@ -402,12 +421,13 @@ def _metric_rows(p: PreparedTrial, variant: VariantOutcome) -> list[dict[str, An
         seed = derive_seed(p.cfg.gen_seed, "metric", name)
         start = time.perf_counter()
         try:
-            if metric.needs_generator:
-                outputs = _compute_isolated(p, metric, variant.table, seed)
-            else:
-                outputs = _compute_metric(
-                    metric, p.train, variant.table, p.spec, p.control, p.test, seed, None, p.cfg.threads
-                )
+            with stage(f"computing {name}", _trial_label(p)):
+                if metric.needs_generator:
+                    outputs = _compute_isolated(p, metric, variant.table, seed)
+                else:
+                    outputs = _compute_metric(
+                        metric, p.train, variant.table, p.spec, p.control, p.test, seed, None, p.cfg.threads
+                    )
         except MetricLimitError as exc:
             rows.append({**common, "variant": "", "status": exc.status, "error": str(exc), "value": math.nan,
                          "metric_s": time.perf_counter() - start})  # fmt: skip
