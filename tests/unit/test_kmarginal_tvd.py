@@ -73,7 +73,9 @@ def test_too_few_columns_is_incomputable() -> None:
 @pytest.fixture(scope="module")
 def platzer() -> tuple[DatasetSpec, pd.DataFrame, pd.DataFrame]:
     if not HOLDOUT.is_dir():
-        pytest.fail(f"reference data not found at {HOLDOUT}: the vendored adult_mostly_synthetic files are missing")
+        pytest.fail(
+            f"reference data not found at {HOLDOUT}: the vendored adult_mostly_synthetic files are missing"
+        )
     trn = pd.read_csv(HOLDOUT / "adult_trn.csv.gz")
     val = pd.read_csv(HOLDOUT / "adult_val.csv.gz")
     # The reference bins the columns pandas reads as numbers (education-num included) by
