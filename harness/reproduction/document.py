@@ -249,9 +249,19 @@ def _profile_block(experiment: str, run: RunChecks) -> list[str]:
     if data.get("profile_description"):
         lines += [str(data["profile_description"]), ""]
     kept = " (kept from the committed report: no newer run of this profile on the machine that wrote it)"
+    trials, planned = int(cost.get("trials", 0)), int(cost.get("planned") or 0)
+    size = f"{trials} trials"
+    if planned > trials:
+        size = (
+            f"**incomplete: {trials} of {planned} trials** (checks read the trials run so far; "
+            f"`privbench reproduce {experiment} --profile {profile} hydra/launcher=local` resumes it)"
+        )
+    sittings = int(cost.get("sittings") or 0)
+    if sittings > 1:
+        size += f", {sittings} sittings"
     lines += [
         f"Run `{_display_path(run.run_dir)}`{kept if run.committed is not None else ''}: "
-        f"{cost.get('trials', 0)} trials, statuses "
+        f"{size}, statuses "
         f"{_statuses(cost.get('statuses', {}))}, wall clock {_duration(cost.get('wall_seconds'))} "
         f"(fit {_duration(cost.get('fit_seconds'))}, sample {_duration(cost.get('sample_seconds'))}, metrics "
         f"{_duration(cost.get('metric_seconds'))}) on {machine.get('cpu', '?')}, {machine.get('cores', '?')} cores, "

@@ -267,6 +267,8 @@ def cost_summary(results: pd.DataFrame, meta: dict[str, Any]) -> dict[str, Any]:
         "metric_seconds": float(metric),
         "wall_seconds": meta.get("wall_seconds"),
         "machine": meta.get("machine") or machine(),
+        "planned": int(sum((meta.get("jobs") or {}).values())),
+        "sittings": len(meta.get("sittings") or []),
     }
 
 

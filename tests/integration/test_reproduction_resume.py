@@ -37,8 +37,13 @@ def test_persisted_profile_is_resumed_by_the_same_command(privbench: Runner, tmp
     jobs = sorted(run_dir.glob("releases/*/rows.parquet"))
     assert len(jobs) == 4
     assert not (run_dir / "reproduction" / "results.parquet").exists()  # the job directories hold the rows
-    # an interruption: one job's rows are missing; the same command runs only that job
+    # an interruption: one job's rows are missing; the stopped run can be evaluated and reported...
     jobs[2].unlink()
+    privbench("reproduce", "--evaluate", str(run_dir), "--config-dir", str(tmp_path / "conf"))
+    partial = tmp_path / "partial"
+    privbench("reproduction-report", str(run_dir), "-o", str(partial))
+    assert "**incomplete: 3 of 4 trials**" in (partial / "REPRODUCTION.md").read_text()
+    # ...and the same command runs only the missing job
     kept = {p: p.stat().st_mtime_ns for p in jobs if p.exists()}
     proc = privbench(*command)
     assert "resuming" in proc.stderr and "3 of 4 job(s)" in proc.stderr
@@ -51,4 +56,5 @@ def test_persisted_profile_is_resumed_by_the_same_command(privbench: Runner, tmp
     out = tmp_path / "doc"
     privbench("reproduction-report", str(run_dir), "-o", str(out))
     text = (out / "REPRODUCTION.md").read_text()
+    assert "incomplete" not in text and "4 trials, 2 sittings" in text
     assert "### Profile `long`" in text and (out / "resumable" / "long" / "checks.json").is_file()
