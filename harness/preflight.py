@@ -71,10 +71,11 @@ def check_group_choices(overrides: Sequence[str]) -> None:
 
 
 def check_repeated_keys(overrides: Sequence[str]) -> None:
-    """Raise :class:`ConfigError` when the command line sets one key twice (``generator=a generator=b``).
+    """Raise :class:`ConfigError` when the command line chooses a config group twice (``generator=a generator=b``).
 
     Hydra keeps the last value silently, so the first would never run; a sweep is written
-    ``-m generator=a,b``.
+    ``-m generator=a,b``. A parameter set twice keeps Hydra's rule (the last value wins: scripts
+    append overrides to a base command).
     """
     seen: dict[str, str] = {}
     for text in overrides:
@@ -82,6 +83,8 @@ def check_repeated_keys(overrides: Sequence[str]) -> None:
             continue
         key, value = text.split("=", 1)
         bare = key.lstrip("+~")
+        if bare not in GROUP_KEYS:
+            continue
         if bare in seen:
             raise ConfigError(
                 f"{bare} is given twice ({bare}={seen[bare]} and {bare}={value}); expected one value, "

@@ -67,6 +67,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -449,16 +450,23 @@ def _select_columns(table: pd.DataFrame, spec: DatasetSpec, src: SourceConfig, *
         )
     table = table.drop(columns=list(src.drop))
     declared = [c.name for c in spec.columns]
+    extra = [str(c) for c in table.columns if c not in set(declared)]
+    copies = [c for c in extra if re.fullmatch(r".+\.\d+", c) and c.rsplit(".", 1)[0] in table.columns]
+    hint = (
+        f" ({', '.join(map(repr, copies))}: a header name that appears more than once, read with a "
+        "numbered suffix as pandas does)"
+        if copies
+        else ""
+    )
     missing = [c for c in declared if c not in table.columns]
     if missing:
         raise DataError(
             f"{where}: declared column(s) {', '.join(map(repr, missing))} not found in the file; "
-            f"available: {', '.join(map(str, table.columns))}"
+            f"available: {', '.join(map(str, table.columns))}{hint}"
         )
-    extra = [str(c) for c in table.columns if c not in set(declared)]
     if extra:
         raise DataError(
-            f"{where}: file column(s) {', '.join(map(repr, extra))} are not declared; declare them under "
+            f"{where}: file column(s) {', '.join(map(repr, extra))} are not declared{hint}; declare them under "
             "'columns' or list them in source.drop"
         )
     for col, suffix in src.strip_suffix.items():

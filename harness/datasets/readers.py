@@ -160,13 +160,6 @@ def _read_csv(
         ) from None
     cells.columns = pd.RangeIndex(cells.shape[1])
     if src.header is True:
-        raw = [str(v).strip() for v in cells.iloc[0] if not pd.isna(v)]
-        repeated = sorted({name for name in raw if raw.count(name) > 1})
-        if repeated:
-            raise DataError(
-                f"{where}: column name(s) {', '.join(map(repr, repeated))} appear more than once in the header; "
-                "expected unique names (rename the copies, or give source.names and header: replace)"
-            )
         columns = _header_names(cells.iloc[0])
         cells = cells.iloc[1:]
     else:

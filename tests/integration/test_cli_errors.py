@@ -218,7 +218,7 @@ def test_dataset_name_must_equal_its_file_name(privbench: Runner, tmp_path: Path
     assert_one_line_error(proc, "key 'name' must equal the file name 'patients'", "got 'other'")
 
 
-def test_a_key_given_twice_is_an_error(privbench: Runner) -> None:
+def test_a_group_chosen_twice_is_an_error(privbench: Runner) -> None:
     proc = privbench("run", "generator=identity", "generator=mondrian", "suite=fast", check=False)
     assert_one_line_error(proc, "generator is given twice", "-m generator=identity,mondrian")
 
@@ -229,7 +229,7 @@ def test_duplicated_csv_column_names(privbench: Runner, tmp_path: Path) -> None:
     header, *rows = data.read_text().splitlines()
     data.write_text("\n".join([header.replace(",c,", ",a,"), *rows]) + "\n")
     proc = privbench("run", "--config-dir", str(conf), "dataset=patients", "suite=fast", check=False)
-    assert_one_line_error(proc, "column name(s) 'a' appear more than once in the header")
+    assert_one_line_error(proc, "declared column(s) 'c' not found", "'a.1': a header name that appears more than once")
 
 
 def test_results_directory_that_is_a_file(privbench: Runner, tmp_path: Path) -> None:

@@ -34,10 +34,11 @@ def test_membership_inference_through_the_cli(privbench: Runner, tmp_path: Path)
 
 
 def test_membership_inference_timeout_is_a_row(privbench: Runner, tmp_path: Path) -> None:
-    privbench(
+    proc = privbench(
         "run", "generator=independent_marginals", "dataset=adult", "data.max_rows=800", "suite=fast",
-        *TINY, f"{M}.n_shadows=200", "runtime.timeout_s=3",
+        *TINY, f"{M}.n_shadows=200", "runtime.timeout_s=3", check=False,
     )  # fmt: skip
+    assert proc.returncode == 1 and "1 metric result(s) failed" in proc.stderr  # the rows are written
     rows = _rows(tmp_path)
     mia = rows[rows["metric"] == "mia_privacy_gain"]
     assert mia["status"].tolist() == ["timeout"]
