@@ -229,7 +229,9 @@ def test_duplicated_csv_column_names(privbench: Runner, tmp_path: Path) -> None:
     header, *rows = data.read_text().splitlines()
     data.write_text("\n".join([header.replace(",c,", ",a,"), *rows]) + "\n")
     proc = privbench("run", "--config-dir", str(conf), "dataset=patients", "suite=fast", check=False)
-    assert_one_line_error(proc, "declared column(s) 'c' not found", "'a.1': a header name that appears more than once")
+    assert_one_line_error(
+        proc, "declared column(s) 'c' not found", "'a.1': a header name that appears more than once"
+    )
 
 
 def test_results_directory_that_is_a_file(privbench: Runner, tmp_path: Path) -> None:
