@@ -167,19 +167,26 @@ def _mean_over(run: ReproductionRun, generator: str, params: dict[str, float], s
 
 
 # ---------------------------------------------------------------------- artifacts
+def _setting_record(
+    run: ReproductionRun, generator: str, params: dict[str, float], label: dict[str, object]
+) -> dict[str, object]:
+    """One row of a sweep table: the setting, its seeds, mean Quality score and TSTR - TRTR gaps."""
+    record: dict[str, object] = {
+        **label,
+        "seeds": len(seeds_of(run, generator, params)),
+        "quality_score": run.mean("quality_score", generator=generator, params=params),
+    }
+    for (clf, score), (tstr, trtr) in pairs(run, generator, params).items():
+        record[f"TSTR - TRTR {CLF_LABELS[clf]} {score}"] = tstr - trtr
+    return record
+
+
 def protocol_artifacts(run: ReproductionRun) -> None:
     """The ε table (PrivBayes) and the training-budget table (CTGAN/TVAE), where their sweeps ran."""
     if has_sweep(run, "epsilon"):
         records = []
         for e in epsilons(run):
-            record: dict[str, object] = {
-                "epsilon": e,
-                "seeds": len(seeds_of(run, "privbayes", {"epsilon": e})),
-                "quality_score": run.mean("quality_score", generator="privbayes", params={"epsilon": e}),
-            }
-            for (clf, score), (tstr, trtr) in pairs(run, "privbayes", {"epsilon": e}).items():
-                record[f"TSTR - TRTR {CLF_LABELS[clf]} {score}"] = tstr - trtr
-            records.append(record)
+            records.append(_setting_record(run, "privbayes", {"epsilon": e}, {"epsilon": e}))
         run.write_table(
             "privbayes_epsilon",
             pd.DataFrame(records),
@@ -189,15 +196,7 @@ def protocol_artifacts(run: ReproductionRun) -> None:
         records = []
         for g in BUDGETED:
             for e in budgets(run, g):
-                record = {
-                    "generator": LABELS[g],
-                    "epochs": e,
-                    "seeds": len(seeds_of(run, g, {"epochs": e})),
-                    "quality_score": run.mean("quality_score", generator=g, params={"epochs": e}),
-                }
-                for (clf, score), (tstr, trtr) in pairs(run, g, {"epochs": e}).items():
-                    record[f"TSTR - TRTR {CLF_LABELS[clf]} {score}"] = tstr - trtr
-                records.append(record)
+                records.append(_setting_record(run, g, {"epochs": e}, {"generator": LABELS[g], "epochs": e}))
         run.write_table(
             "training_budget",
             pd.DataFrame(records),
