@@ -114,7 +114,7 @@ def evaluate_cli(args: argparse.Namespace) -> int:
         raise DataError(
             f"evaluate: the run wrote no result rows (exit status {code}); see the messages above"
         )
-    _report(run_dir, out)
+    _report(run_dir, out, _generators(releases, holdout is not None))
     return code
 
 
@@ -234,8 +234,13 @@ def _quoted(value: str) -> str:
     return f"'{value}'"
 
 
+def _generators(releases: list[Release], has_holdout: bool) -> list[str]:
+    """The generator names of the run: the releases as the user named them, then the references."""
+    return [r.label for r in releases] + (list(REFERENCES) if has_holdout else [])
+
+
 def _run(out: Path, name: str, suite: str, releases: list[Release], has_holdout: bool) -> int:
-    generators = [r.label for r in releases] + (list(REFERENCES) if has_holdout else [])
+    generators = _generators(releases, has_holdout)
     split = ["split.kind=predefined", "split.control=test"] if has_holdout else []
     command = [
         sys.executable, "-m", "harness.cli", "run", "-m",
@@ -248,7 +253,7 @@ def _run(out: Path, name: str, suite: str, releases: list[Release], has_holdout:
     return subprocess.run(command, env=dict(os.environ), check=False).returncode
 
 
-def _report(run_dir: Path, out: Path) -> None:
+def _report(run_dir: Path, out: Path, order: list[str]) -> None:
     from harness.collect import collect_runs, run_config_text, write_table
     from harness.report import build_report
     from harness.versions import versions
@@ -263,7 +268,7 @@ def _report(run_dir: Path, out: Path) -> None:
     paths = build_report(
         results, report_dir, title=title, config_text=run_config_text(run_dir), versions=versions()
     )
-    summary = summary_table(results)
+    summary = summary_table(results, order)
     summary.to_csv(out / "summary.csv", index=False)
     print(f"report: {paths['report_html']}")
     print(f"        {paths['report_md']}")
@@ -271,8 +276,11 @@ def _report(run_dir: Path, out: Path) -> None:
     print(summary.to_string(index=False, float_format=lambda v: f"{v:.3f}"))
 
 
-def summary_table(results: pd.DataFrame) -> pd.DataFrame:
+def summary_table(results: pd.DataFrame, order: list[str] | None = None) -> pd.DataFrame:
     """Per generator variant: the privacy headline, its leakage index and the utility headline.
+
+    Rows follow ``order`` (the releases as the user named them, then the references); labels not
+    in it follow in the order they were collected, which depends on when each trial finished.
 
     The headline columns are the report's defaults (:func:`harness.report.settings.resolve_settings`);
     the leakage index is the report's (:func:`harness.report.calibration.leakage_table`): 0 = rated
@@ -285,7 +293,9 @@ def summary_table(results: pd.DataFrame) -> pd.DataFrame:
     frame = prepare(results)
     settings = resolve_settings(frame)
     ok = frame[frame["status"] == "ok"]
-    labels = list(dict.fromkeys(frame["label"]))
+    collected = list(dict.fromkeys(frame["label"]))
+    first = [label for label in order or [] if label in collected]
+    labels = first + [label for label in collected if label not in first]
     rows: dict[str, list[Any]] = {"generator": labels}
     leak = leakage_table(frame)
     for role, column in (("privacy", settings.privacy), ("utility", settings.utility)):
