@@ -215,7 +215,7 @@ class TableEncoder:
 
     @staticmethod
     def _transform_categorical(block: _CategoricalBlock, col: pd.Series, out: np.ndarray, pos: int) -> int:
-        codes = pd.Categorical(_as_labels(col), categories=list(block.categories)).codes
+        codes = _category_codes(col, block.categories)
         rows = np.flatnonzero(codes >= 0)
         out[rows, pos + codes[rows]] = 1.0
         width = len(block.categories)
@@ -223,6 +223,19 @@ class TableEncoder:
             out[:, pos + width] = col.isna().to_numpy()
             width += 1
         return pos + width
+
+
+def _category_codes(col: pd.Series, categories: tuple[str, ...]) -> np.ndarray:
+    """Position of each value's ``str`` label in ``categories`` (-1: NA or not listed).
+
+    A pandas categorical column is mapped through its (few) categories instead of its rows:
+    the same codes as ``pd.Categorical(_as_labels(col), categories)``, many times faster.
+    """
+    if isinstance(col.dtype, pd.CategoricalDtype):
+        lookup = {label: i for i, label in enumerate(categories)}
+        mapping = np.array([lookup.get(str(c), -1) for c in col.cat.categories] + [-1], dtype=np.int64)
+        return mapping[col.cat.codes.to_numpy()]
+    return pd.Categorical(_as_labels(col), categories=list(categories)).codes.astype(np.int64)
 
 
 def _as_labels(col: pd.Series) -> pd.Series:

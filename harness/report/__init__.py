@@ -20,6 +20,7 @@ of the results table touches generator or metric objects). One module per concep
 ``pareto``      Pareto front and the per-variant privacy-utility scatter
 ``stat_figures`` critical-difference diagram, sign-test bars
 ``privacy_figures`` k-threshold curves, distances against the holdout
+``audit``, ``audit_figures`` membership-inference audit tables, failure banner, ROC and ε figures
 ``document``    the page model, written as Markdown and HTML
 ``index``       :func:`build_report`, the entry point of ``privbench report``
 """

@@ -29,6 +29,8 @@ import pandas as pd
 from harness.errors import ConfigError
 from harness.ladder import LADDER_TEXT, ladder_verdicts, verdict_table
 from harness.report import render
+from harness.report.audit import audit_blocks, audit_warning_blocks
+from harness.report.audit_figures import audit_figures
 from harness.report.calibration import (
     exempt_note,
     has_calibration,
@@ -158,8 +160,10 @@ def build_report(
 
     blocks: list[Block] = [Heading(title, level=1)]
     blocks += _overview(frame, writer)
+    blocks += audit_warning_blocks(frame)
     blocks += _summaries(frame, writer)
     blocks += _calibration(frame, writer)
+    blocks += audit_blocks(frame, writer)
     comparison_blocks, computed = _comparisons(frame, resolved, writer)
     blocks += comparison_blocks
     blocks += _failures(frame, writer)
@@ -167,6 +171,7 @@ def build_report(
     written = dict(writer.written)
     outcomes = make_figures(frame, figures_dir, privacy=resolved.privacy, utility=resolved.utility)
     outcomes[1:1] = _comparison_figures(frame, resolved, figures_dir, computed)
+    outcomes += audit_figures(frame, figures_dir)
     blocks += _figures(outcomes, out_dir, written)
     blocks += _provenance(frame, config_text, versions, resolved)
 

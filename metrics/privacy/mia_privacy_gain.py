@@ -19,10 +19,10 @@ from harness.generator import BaseGenerator
 from harness.metric import BaseMetric, Family, GeneratorFactory, Goal, MetricResult
 from harness.params import check_choice, check_int
 from harness.spec import DatasetSpec
-from metrics.privacy.mia_features import FEATURE_SETS, FeatureMap, numeric_values
+from metrics.privacy.mia_features import FEATURE_SETS, FeatureMap
+from metrics.privacy.mia_targets import outside_counts
 
 POPULATIONS: tuple[str, ...] = ("train_control", "train")
-OUTLIER_QUANTILES = (2.5, 97.5)
 MIN_POPULATION = 10
 
 
@@ -236,16 +236,7 @@ class MiaPrivacyGain(BaseMetric):
         at least one; ties broken by a random permutation. Random: uniform among the rest.
         """
         n = len(population)
-        continuous = [c for c in spec.table_columns if spec.column(c).is_numeric]
-        outside = np.zeros(n, dtype=np.int64)
-        for col in continuous:
-            values = numeric_values(population[col])
-            finite = values[np.isfinite(values)]
-            if len(finite) == 0:
-                continue
-            low, high = np.percentile(finite, OUTLIER_QUANTILES)
-            with np.errstate(invalid="ignore"):
-                outside += ((values < low) | (values > high)).astype(np.int64)
+        outside = outside_counts(population, spec)
         tiebreak = rng.permutation(n)
         order = np.lexsort((tiebreak, -outside))
         outliers = [int(i) for i in order[: self.n_outliers] if outside[i] > 0]

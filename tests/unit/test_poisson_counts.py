@@ -11,6 +11,7 @@ import pandas as pd
 import pytest
 
 from generators.poisson_counts import (
+    NOT_END_TO_END,
     PoissonCounts,
     contingency_counts,
     dirichlet_min_alpha,
@@ -159,6 +160,7 @@ def test_laplace_epsilon_below_one_is_allowed() -> None:
         "delta": 0.0,
         "unit": "original_records",
         "notion": "pure",
+        **NOT_END_TO_END,
     }
 
 
