@@ -228,14 +228,14 @@ class TableEncoder:
 def _category_codes(col: pd.Series, categories: tuple[str, ...]) -> np.ndarray:
     """Position of each value's ``str`` label in ``categories`` (-1: NA or not listed).
 
-    A pandas categorical column is mapped through its (few) categories instead of its rows:
-    the same codes as ``pd.Categorical(_as_labels(col), categories)``, many times faster.
+    The distinct values are converted to text once (``pd.factorize``) instead of every row:
+    the same codes as ``pd.Categorical(_as_labels(col), categories)``, several times faster
+    on the small tables a membership-inference audit encodes thousands of times.
     """
-    if isinstance(col.dtype, pd.CategoricalDtype):
-        lookup = {label: i for i, label in enumerate(categories)}
-        mapping = np.array([lookup.get(str(c), -1) for c in col.cat.categories] + [-1], dtype=np.int64)
-        return mapping[col.cat.codes.to_numpy()]
-    return pd.Categorical(_as_labels(col), categories=list(categories)).codes.astype(np.int64)
+    codes, uniques = pd.factorize(col, use_na_sentinel=True)
+    lookup = {label: i for i, label in enumerate(categories)}
+    mapping = np.array([lookup.get(str(u), -1) for u in uniques] + [-1], dtype=np.int64)
+    return mapping[codes]
 
 
 def _as_labels(col: pd.Series) -> pd.Series:

@@ -52,6 +52,12 @@ class _Scores:
         for attack, score in scores.items():
             book.setdefault(attack, {}).setdefault(target, []).append(score)
 
+    def orient(self, direction: dict[str, float]) -> None:
+        """Multiply every score of an attack by its direction (−1: a lower score means IN)."""
+        for book in (self.scores_in, self.scores_out):
+            for attack, sign in direction.items():
+                book[attack] = {t: [sign * v for v in values] for t, values in book[attack].items()}
+
     def pooled(self, attack: str) -> tuple[np.ndarray, np.ndarray]:
         """Every IN and every OUT score of one attack over all targets."""
         return (
@@ -78,8 +84,11 @@ class MiaAudit(BaseMetric):
     (most continuous attributes outside their [2.5 %, 97.5 %] range, then the rarest
     combination of categorical values) and ``n_random`` uniform records.
 
-    Outputs (variants), for the *headline attack* (the attack with the largest AUC on the
-    selection half of the games, see below):
+    Each attack's direction is learnt on the selection half of the games (see below): when its
+    scores there are lower for IN than for OUT tables (AUC < 0.5; e.g. a release that moves a
+    risky record away from where it was), its scores are negated for every output, and the
+    details say ``lower_is_member``. Outputs (variants), for the *headline attack* (the attack
+    with the largest AUC on the selection half of the games):
 
     * ``auc``: area under the ROC of the pooled games (all targets), DeLong CI; 0.5 = chance.
       Details hold every attack's AUC, thinned ROC curves, the per-target records (row hash,
@@ -306,6 +315,8 @@ class _Summary:
         n_select = min(max(int(round(metric.selection_fraction * n)), 2), n - 2)
         self.select, self.evaluate = np.sort(order[:n_select]), np.sort(order[n_select:])
         self.attacks = [a for a in ATTACKS if a in scores.scores_in]
+        self.direction = {a: (-1.0 if self._auc_on(a, self.select) < 0.5 else 1.0) for a in self.attacks}
+        scores.orient(self.direction)
         self.headline = max(self.attacks, key=lambda a: (self._auc_on(a, self.select), -ATTACKS.index(a)))
 
     def _per_game(self, attack: str) -> tuple[np.ndarray, np.ndarray]:
@@ -340,12 +351,17 @@ class _Summary:
         self, formal_dp: dict[str, Any] | None, records: list[dict[str, Any]], cost: dict[str, Any]
     ) -> dict[str, MetricResult]:
         confidence = self.metric.confidence
-        per_attack: dict[str, dict[str, float]] = {}
+        per_attack: dict[str, dict[str, Any]] = {}
         curves: dict[str, dict[str, list[float]]] = {}
         for attack in self.attacks:
             scores_in, scores_out = self.scores.pooled(attack)
             auc, low, high = auc_with_ci(scores_in, scores_out, confidence)
-            per_attack[attack] = {"auc": _round(auc), "auc_low": _round(low), "auc_high": _round(high)}
+            per_attack[attack] = {
+                "auc": _round(auc),
+                "auc_low": _round(low),
+                "auc_high": _round(high),
+                "direction": "higher_is_member" if self.direction[attack] > 0 else "lower_is_member",
+            }
             fpr, tpr, _ = roc_points(scores_in, scores_out)
             thinned_fpr, thinned_tpr = thin_curve(fpr, tpr)
             curves[attack] = {"fpr": thinned_fpr, "tpr": thinned_tpr}

@@ -16,7 +16,7 @@ from harness.errors import ConfigError
 from harness.instantiate import GeneratorBuilder
 from harness.metric import MetricResult
 from harness.spec import DatasetSpec
-from metrics.privacy.mia_audit import MiaAudit
+from metrics.privacy.mia_audit import MiaAudit, _Scores, _Summary
 from metrics.privacy.mia_targets import Population, select_targets
 
 LAPLACE = {"_target_": "generators.poisson_counts.PoissonCounts", "mechanism": "laplace", "epsilon": 1.0}
@@ -184,3 +184,19 @@ def test_bad_parameters_are_one_line_errors(params: dict[str, object], message: 
     with pytest.raises(ConfigError, match=message) as err:
         MiaAudit(**params)._validate_params()  # type: ignore[arg-type]
     assert "\n" not in str(err.value)
+
+
+def test_an_attack_whose_members_score_lower_is_turned_round() -> None:
+    """A release that pushes a member away (lower closest-distance score when IN) leaks as much
+    as one that keeps it: the direction is learnt on the selection games and the bound sees it."""
+    rng = np.random.default_rng(0)
+    n = 400
+    scores = _Scores()
+    for _ in range(n):
+        scores.add("out", 0, {"closest_distance": float(rng.normal(0.0, 1.0))})
+        scores.add("in", 0, {"closest_distance": float(rng.normal(-3.0, 1.0))})
+    summary = _Summary(MiaAudit(n_outliers=1, n_random=0, n_games=n), scores, [0], np.random.default_rng(1))
+    out = summary.results(None, [], {})
+    assert out["auc"].value > 0.95
+    assert out["auc"].details["attacks"]["closest_distance"]["direction"] == "lower_is_member"
+    assert out["epsilon_lb"].value > 1.5
