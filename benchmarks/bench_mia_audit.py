@@ -127,8 +127,9 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=10)
     parser.add_argument("--targets", type=int, default=2)
+    parser.add_argument("--generators", nargs="+", default=list(GENERATORS))
     args = parser.parse_args(argv)
-    rows = [audit_row(name, args.games, args.targets) for name in GENERATORS]
+    rows = [audit_row(name, args.games, args.targets) for name in args.generators]
     print(
         f"mia_audit on Adult (1,600-row population, raw tables of 300), {args.targets} targets, {args.games} games"
     )

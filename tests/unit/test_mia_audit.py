@@ -200,3 +200,16 @@ def test_an_attack_whose_members_score_lower_is_turned_round() -> None:
     assert out["auc"].value > 0.95
     assert out["auc"].details["attacks"]["closest_distance"]["direction"] == "lower_is_member"
     assert out["epsilon_lb"].value > 1.5
+
+
+def test_the_audit_benchmark_runs_at_a_tiny_size() -> None:
+    import io
+    from contextlib import redirect_stdout
+
+    from benchmarks.bench_mia_audit import main
+
+    buffer = io.StringIO()
+    with redirect_stdout(buffer):
+        main("--games 4 --targets 2 --generators independent_marginals".split())
+    text = buffer.getvalue()
+    assert "fits_per_s" in text and "independent_marginals" in text and "x" in text.splitlines()[-1]
