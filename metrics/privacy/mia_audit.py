@@ -4,7 +4,7 @@ The threat model is Stadler, Oprisanu and Troncoso, "Synthetic Data — Anonymis
 Day" (USENIX Security 2022) and TAPAS (Houssiau et al. 2022); the reported operating points
 follow Carlini et al., "Membership Inference Attacks From First Principles" (S&P 2022), and
 the ε lower bound the auditing method of Jagielski, Ullman and Oprea (NeurIPS 2020) and Nasr
-et al. (S&P 2021). The statistics are :mod:`harness.audit_stats`; the attacks
+et al. (S&P 2021). The statistics are :mod:`harness.audit`; the attacks
 :mod:`metrics.privacy.mia_attacks`.
 """
 
@@ -17,14 +17,8 @@ from typing import Any, ClassVar
 import numpy as np
 import pandas as pd
 
-from harness.audit_stats import (
-    auc_with_ci,
-    epsilon_at_threshold,
-    roc_points,
-    select_threshold,
-    thin_curve,
-    tpr_at_fpr,
-)
+from harness.audit.epsilon import epsilon_at_threshold, select_threshold
+from harness.audit.roc import auc_with_ci, roc_points, thin_curve, tpr_at_fpr
 from harness.encoding import TableEncoder
 from harness.errors import ConfigError, IncomputableMetricError
 from harness.generator import BaseGenerator

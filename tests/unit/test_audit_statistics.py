@@ -1,4 +1,4 @@
-"""Tests of harness.audit_stats: exact intervals, ROC/AUC, TPR at low FPR, epsilon lower bounds."""
+"""Tests of harness.audit (binomial, roc, epsilon): exact intervals, ROC/AUC, TPR at low FPR, epsilon lower bounds."""
 
 from __future__ import annotations
 
@@ -11,18 +11,9 @@ import pytest
 from scipy import stats
 from sklearn.metrics import roc_auc_score, roc_curve
 
-from harness.audit_stats import (
-    EpsilonBound,
-    auc_with_ci,
-    audit_epsilon,
-    clopper_pearson,
-    epsilon_at_threshold,
-    one_sided_bounds,
-    roc_points,
-    select_threshold,
-    thin_curve,
-    tpr_at_fpr,
-)
+from harness.audit.binomial import clopper_pearson, one_sided_bounds
+from harness.audit.epsilon import EpsilonBound, audit_epsilon, epsilon_at_threshold, select_threshold
+from harness.audit.roc import auc_with_ci, roc_points, thin_curve, tpr_at_fpr
 
 E = math.e
 
