@@ -14,15 +14,19 @@ import json
 import logging
 import os
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.parquet as pq
 
 from harness.errors import DataError
 from harness.schema import conform_results
-from harness.storage import atomic_write_bytes, atomic_write_json, atomic_write_parquet, read_parquet
+from harness.storage import atomic_write_bytes, atomic_write_json, atomic_write_parquet
 
 log = logging.getLogger("privbench")
 ROWS_FILE = "rows.parquet"
@@ -30,6 +34,7 @@ SWEEP_FILE = "sweep.json"
 SWEEP_PLAN_ENV = "PRIVBENCH_SWEEP_PLAN"
 """Path of the JSON file holding the job override lists of the sweep being launched."""
 SHOWN_MISSING = 5
+READ_THREADS = 4
 
 
 @dataclass
@@ -109,11 +114,11 @@ def collect_runs(run_dirs: Sequence[Path]) -> Collection:
             )
         files.extend(found)
     files = sorted(set(files))
-    newest: dict[str, tuple[tuple[float, str], pd.DataFrame]] = {}
-    keyless: list[pd.DataFrame] = []
-    for path in files:
-        frame = _read_rows(path)
-        keys = frame["trial_key"].dropna().unique() if "trial_key" in frame else []
+    tables = _read_all(files)
+    newest: dict[str, tuple[tuple[float, str], pa.Table]] = {}
+    keyless: list[pa.Table] = []
+    for path, frame in zip(files, tables):
+        keys = pc.unique(pc.drop_null(frame["trial_key"])) if "trial_key" in frame.column_names else []
         if len(keys) != 1:
             keyless.append(frame)
             continue
@@ -122,7 +127,7 @@ def collect_runs(run_dirs: Sequence[Path]) -> Collection:
         if key not in newest or stamp > newest[key][0]:
             newest[key] = (stamp, frame)
     kept = [frame for _, frame in newest.values()] + keyless
-    table = conform_results(pd.concat(kept, ignore_index=True))
+    table = conform_results(_to_pandas(kept))
     table = table.sort_values(["run_id", "trial_key", "metric", "variant"], kind="stable").reset_index(
         drop=True
     )
@@ -136,15 +141,38 @@ def collect_runs(run_dirs: Sequence[Path]) -> Collection:
     )
 
 
-def _read_rows(path: Path) -> pd.DataFrame:
+def _read_all(files: Sequence[Path]) -> list[pa.Table]:
+    """Every result file as an Arrow table, read by a few threads (decompression frees the GIL)."""
+    if len(files) < 2 * READ_THREADS:
+        return [_read_rows(path) for path in files]
+    with ThreadPoolExecutor(max_workers=READ_THREADS) as pool:
+        return list(pool.map(_read_rows, files))
+
+
+def _read_rows(path: Path) -> pa.Table:
     try:
-        return read_parquet(path)
+        return pq.ParquetFile(path).read()
     except Exception as exc:  # pyarrow raises several types for a truncated or foreign file
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise DataError(
             f"{path}: cannot be read as a privbench result file ({first}); "
             "delete it and run the same command again to redo that trial"
         ) from None
+
+
+def _to_pandas(tables: list[pa.Table]) -> pd.DataFrame:
+    """One DataFrame from result tables whose schemas may differ (older runs, all-null columns).
+
+    Arrow concatenates tables of one schema without copying; files of another schema (a column
+    added since, a column that was all null) are converted on their own and concatenated by
+    pandas, as before.
+    """
+    groups: dict[pa.Schema, list[pa.Table]] = {}
+    for table in tables:
+        schema = table.schema.remove_metadata()
+        groups.setdefault(schema, []).append(table.replace_schema_metadata(None))
+    frames = [pa.concat_tables(group).to_pandas() for group in groups.values()]
+    return frames[0] if len(frames) == 1 else pd.concat(frames, ignore_index=True)
 
 
 def write_sweep_plan(sweep_dir: Path) -> None:

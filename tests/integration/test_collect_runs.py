@@ -78,3 +78,16 @@ def test_reruns_are_not_double_counted_and_a_corrupt_file_is_one_line(
         assert len(lines) == 1 and str(corrupt) in lines[0] and "cannot be read" in lines[0]
     assert {p: p.stat().st_mtime_ns for p in first.rglob("*") if p.is_file()} == before
     assert not (first / "results.parquet").exists() and not (first / "report").exists()
+
+
+def test_the_collect_scale_benchmark_runs_at_a_tiny_size() -> None:
+    import io
+    from contextlib import redirect_stdout
+
+    from benchmarks.bench_collect_scale import main
+
+    buffer = io.StringIO()
+    with redirect_stdout(buffer):
+        main(["--trials", "30", "--no-report"])
+    lines = buffer.getvalue().splitlines()
+    assert "collect_ratio" in lines[0] and lines[1].split()[0] == "30"

@@ -1,0 +1,95 @@
+"""Collecting and reporting a large sweep (tracker issue 18: 10,000 trials in at most 30 s).
+
+Generates a results tree shaped like a real sweep: the rows of the committed demo run
+(``results/examples/demo/results.parquet``: 8 generators x 3 split seeds on Adult, 16 rows per
+trial, the default suite) replicated over more split seeds, one ``rows.parquet`` per job
+directory ``<tree>/<sweep>/<job>/`` with its ``sweep.json`` plan, as ``privbench run -m`` writes
+them. Then it times, in one process, side by side for each size:
+
+* ``collect``: :func:`harness.collect.collect_runs` (read every job's rows as Arrow tables with
+  a few threads, keep the newest copy of each trial, convert once, check the plan);
+* ``collect_before``: the previous reading, each file converted to pandas on its own and the
+  frames concatenated by pandas (the rest of the collection is the same); the ratio
+  ``collect_before / collect``;
+* ``report``: :func:`harness.report.build_report` on the collected table (every table, test and
+  figure of ``privbench report``).
+
+Run::
+
+    python -m benchmarks.bench_collect_scale                      # 1,000 and 10,000 trials
+    python -m benchmarks.bench_collect_scale --trials 200 2000
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import tempfile
+import time
+from pathlib import Path
+
+import pandas as pd
+
+from harness.collect import SWEEP_FILE, collect_runs, result_files
+from harness.report import build_report
+from harness.schema import conform_results
+from harness.storage import atomic_write_parquet, read_parquet
+
+DEMO = Path(__file__).resolve().parents[1] / "results" / "examples" / "demo" / "results.parquet"
+JOBS_PER_SWEEP = 1000
+
+
+def make_tree(root: Path, n_trials: int) -> int:
+    """Write ``n_trials`` job directories (demo trials over fresh split seeds); return the rows."""
+    demo = read_parquet(DEMO)
+    trials = [group for _, group in demo.groupby(["generator", "split_seed"], sort=True)]
+    n_rows = 0
+    for job in range(n_trials):
+        template = trials[job % len(trials)]
+        seed = job // len(trials)
+        rows = template.assign(split_seed=seed, trial_key=f"{template['trial_key'].iloc[0]}-{seed}")
+        sweep, index = divmod(job, JOBS_PER_SWEEP)
+        job_dir = root / f"sweep{sweep}" / str(index)
+        job_dir.mkdir(parents=True, exist_ok=True)
+        atomic_write_parquet(job_dir / "rows.parquet", rows)
+        n_rows += len(rows)
+    for sweep_dir in sorted(p for p in root.iterdir() if p.is_dir()):
+        jobs = [[f"job={p.name}"] for p in sorted(sweep_dir.iterdir(), key=lambda p: int(p.name))]
+        (sweep_dir / SWEEP_FILE).write_text(json.dumps({"jobs": jobs}))
+    return n_rows
+
+
+def measure(n_trials: int, report: bool = True) -> dict[str, float | int]:
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp) / "tree"
+        n_rows = make_tree(root, n_trials)
+        sweeps = sorted(p for p in root.iterdir() if p.is_dir())
+        start = time.perf_counter()
+        collection = collect_runs(sweeps)
+        collect_s = time.perf_counter() - start
+        assert collection.results["trial_key"].nunique() == n_trials, collection.notes()
+        start = time.perf_counter()
+        before = conform_results(
+            pd.concat([read_parquet(f) for s in sweeps for f in result_files(s)], ignore_index=True)
+        )
+        before_s = time.perf_counter() - start
+        assert len(before) == len(collection.results)
+        start = time.perf_counter()
+        if report:
+            build_report(collection.results, Path(tmp) / "report", title=f"{n_trials} trials")
+        report_s = time.perf_counter() - start if report else float("nan")
+    return {"trials": n_trials, "rows": n_rows, "collect_s": round(collect_s, 2),
+            "collect_before_s": round(before_s, 2), "collect_ratio": round(before_s / collect_s, 2),
+            "report_s": round(report_s, 2), "total_s": round(collect_s + report_s, 2)}  # fmt: skip
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--trials", type=int, nargs="+", default=[1000, 10000])
+    parser.add_argument("--no-report", action="store_true", help="time the collection only")
+    args = parser.parse_args(argv)
+    print(pd.DataFrame([measure(n, not args.no_report) for n in args.trials]).to_string(index=False))
+
+
+if __name__ == "__main__":
+    main()
