@@ -310,7 +310,8 @@ def audit_findings(frame: pd.DataFrame) -> pd.DataFrame:
     -------
     DataFrame
         Columns ``label``, ``dataset``, ``split_seed``, ``fold``, ``gen_seed``, ``bound``,
-        ``configured_epsilon``, ``confidence``, ``delta`` and ``attack``.
+        ``configured_epsilon``, ``confidence``, ``delta``, ``attack`` and ``scope`` (what the
+        generator's own ``formal_dp`` says its guarantee does not cover; empty when nothing).
     """
     columns = [
         "label",
@@ -323,6 +324,7 @@ def audit_findings(frame: pd.DataFrame) -> pd.DataFrame:
         "confidence",
         "delta",
         "attack",
+        "scope",
     ]
     found = []
     for row in audit_rows(frame, "epsilon_lb").itertuples(index=False):
@@ -341,9 +343,23 @@ def audit_findings(frame: pd.DataFrame) -> pd.DataFrame:
                 "confidence": as_float(details.get("confidence")),
                 "delta": as_float(details.get("delta", details.get("configured_delta"))),
                 "attack": str(details.get("attack", "")),
+                "scope": guarantee_scope(details),
             }
         )
     return pd.DataFrame.from_records(found, columns=columns)
+
+
+def guarantee_scope(details: dict[str, Any]) -> str:
+    """What the generator itself says its guarantee leaves out ("" for an end-to-end record-level one)."""
+    unit = details.get("configured_unit")
+    parts = []
+    if details.get("configured_end_to_end") is False:
+        parts.append("declared not end to end (part of the fit reads the data without budget)")
+    if unit and unit not in ("original_records", "records"):
+        parts.append(
+            f"declared for neighbouring {str(unit).replace('_', ' ')}, not for records of the training data"
+        )
+    return "; ".join(parts)
 
 
 def _percent(confidence: float) -> str:
@@ -365,6 +381,11 @@ def finding_text(finding: pd.Series) -> str:
         f"{format_number(finding['configured_epsilon'])}{delta} at {_percent(finding['confidence'])} confidence. "
         "A correctly implemented and accounted DP generator cannot show this except by chance (below one minus "
         "the confidence): this indicates a bug in the generator or in its privacy accounting."
+        + (
+            f" The generator's guarantee is {finding['scope']}: the audit measures what that leaves out."
+            if finding.get("scope")
+            else ""
+        )
     )
 
 

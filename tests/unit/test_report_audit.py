@@ -19,7 +19,9 @@ from harness.report.audit import (
     audit_display,
     audit_table,
     audit_warning_blocks,
+    finding_text,
     format_interval,
+    guarantee_scope,
     parse_details,
     record_display,
     record_table,
@@ -362,3 +364,14 @@ def test_build_report_without_failure_has_no_warning(tmp_path: Path) -> None:
     markdown = paths["report_md"].read_text()
     assert WARNING_PREFIX not in markdown and f"## {HEADING}" in markdown
     assert "Figure skipped" in markdown and "no formally DP generator" in markdown
+
+
+def test_warning_names_what_a_partial_guarantee_leaves_out() -> None:
+    finding = pd.Series(
+        {"label": "smote_dp", "dataset": "adult", "split_seed": 0, "fold": 0, "gen_seed": 0, "bound": 2.5,
+         "configured_epsilon": 1.0, "confidence": 0.95, "delta": 0.0, "attack": "closest_distance",
+         "scope": guarantee_scope({"configured_unit": "smote_output", "configured_end_to_end": False})}
+    )  # fmt: skip
+    text = finding_text(finding)
+    assert "declared not end to end" in text and "neighbouring smote output" in text
+    assert guarantee_scope({"configured_unit": "original_records", "configured_end_to_end": True}) == ""
