@@ -53,6 +53,11 @@ def _trials(rows: pd.DataFrame) -> list[tuple[str, int]]:
     return sorted(zip(trials["generator"].astype(str), trials["gen_seed"].astype(int)))
 
 
+def _task_dirs(run_dir: Path) -> set[str]:
+    """submitit's per-task folders (``<array id>_<task>``) of a sweep, over every submission."""
+    return {p.name for p in (run_dir / ".submitit").iterdir() if p.is_dir() and "_" in p.name}
+
+
 def _wait_for(condition: Callable[[], bool], timeout: float) -> bool:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -133,11 +138,14 @@ def test_cancelled_sweep_resumes_in_place(
     print(f"\n[slurm] cancelled after {cancelled_after:.1f} s with jobs {[q for q in queued if q]}")
     print(f"[slurm] cancelled sweep: exit {first.returncode}; last stderr line: {last}")
     print(f"[slurm] cancelled sweep stderr tail:\n{stderr[-3000:]}")
-    # Today a cancelled SLURM sweep ends with exit 1 and submitit's raw traceback (issue 18).
-    assert first.returncode != 0
+    # A cancelled job is a failed trial of the command's summary, not a traceback (issue 18).
+    assert first.returncode == 1, stderr[-3000:]
+    assert "Traceback" not in stderr
+    assert last.startswith("privbench: 6 trial(s): ") and "[SLURM CANCELLED" in last, last
     (run_dir,) = _sweep_dirs(tmp_path)
     kept = {f: f.stat().st_mtime_ns for f in done()}
     assert 1 <= len(kept) < 6, "the cancelled sweep should stop part way"
+    submitted_first = _task_dirs(run_dir)
 
     rerun = subprocess.run(args, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
     print(f"[slurm] rerun: exit {rerun.returncode} after {time.monotonic() - started:.1f} s in all")
@@ -148,12 +156,13 @@ def test_cancelled_sweep_resumes_in_place(
     rewritten = sorted(
         str(f.relative_to(run_dir)) for f, mtime in kept.items() if f.stat().st_mtime_ns != mtime
     )
-    resubmitted = sorted(p.name for p in (run_dir / ".submitit").iterdir() if p.is_dir() and "_" in p.name)
+    resubmitted = _task_dirs(run_dir) - submitted_first
     print(f"[slurm] result files of finished trials rewritten by the rerun: {rewritten}")
-    print(f"[slurm] submitit task dirs over both attempts: {resubmitted}")
+    print(f"[slurm] submitit task dirs of the rerun: {sorted(resubmitted)}")
     assert not rewritten, "finished trials are not run again"
+    assert len(resubmitted) == 6 - len(kept), "only the trials without rows are submitted again"
     summary = rerun.stderr.strip().splitlines()[-1]
-    assert summary.startswith(f"privbench: 6 trial(s): {6 - len(kept)} ok"), summary
+    assert summary == f"privbench: 6 trial(s): {6 - len(kept)} ok, {len(kept)} already done", summary
     files = result_files(run_dir)
     assert len(files) == 6, [str(f.relative_to(run_dir)) for f in files]
     rows = _collected(privbench, run_dir, tmp_path)
