@@ -22,6 +22,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from harness.audit.epsilon import epsilon_at_threshold
 from harness.report.audit import as_float, audit_rows, configured_epsilon, has_audit, parse_details
 from harness.report.figures import FigureOutcome, FigureSkipped
 from harness.report.prepare import ordered_rows, row_keys
@@ -153,13 +154,14 @@ def epsilon_points(frame: pd.DataFrame) -> pd.DataFrame:
         Columns ``dataset``, ``label``, ``generator``, ``gen_seed``, ``bound``,
         ``configured`` and ``exceeds`` (``details.exceeds_configured``).
     """
-    columns = ["dataset", "label", "generator", "gen_seed", "bound", "configured", "exceeds"]
+    columns = ["dataset", "label", "generator", "gen_seed", "bound", "configured", "exceeds", "ceiling"]
     found = []
     for row in audit_rows(frame, "epsilon_lb").itertuples(index=False):
         configured = configured_epsilon(row)
         bound = as_float(row.value)
         if not (math.isfinite(configured) and math.isfinite(bound)):
             continue
+        details = parse_details(row.details)
         found.append(
             {
                 "dataset": row.dataset,
@@ -168,10 +170,24 @@ def epsilon_points(frame: pd.DataFrame) -> pd.DataFrame:
                 "gen_seed": row.gen_seed,
                 "bound": bound,
                 "configured": configured,
-                "exceeds": parse_details(row.details).get("exceeds_configured") is True,
+                "exceeds": details.get("exceeds_configured") is True,
+                "ceiling": perfect_attack_bound(details),
             }
         )
     return pd.DataFrame.from_records(found, columns=columns)
+
+
+def perfect_attack_bound(details: dict[str, object]) -> float:
+    """The largest bound the audit could show with its games: that of an attack that never errs."""
+    n_in, n_out = as_float(details.get("n_in")), as_float(details.get("n_out"))
+    confidence = as_float(details.get("confidence"))
+    delta = as_float(details.get("delta"))
+    if not all(math.isfinite(v) for v in (n_in, n_out, confidence)) or min(n_in, n_out) < 1:
+        return math.nan
+    bound = epsilon_at_threshold(
+        np.ones(int(n_in)), np.zeros(int(n_out)), 0.5, delta if math.isfinite(delta) else 0.0, confidence
+    )
+    return float(bound.epsilon_lb)
 
 
 def epsilon_figure(frame: pd.DataFrame, out_dir: Path, *, stem: str = "mia_epsilon") -> list[Path]:
@@ -187,11 +203,22 @@ def epsilon_figure(frame: pd.DataFrame, out_dir: Path, *, stem: str = "mia_epsil
         raise FigureSkipped("no formally DP generator (with a configured ε) was audited")
     colours = palette(frame["generator"])
     datasets = sorted(set(points["dataset"]))
-    top = float(max(points["bound"].max(), points["configured"].max(), 0.1)) * 1.2
+    low = float(min(points["configured"].min(), 1.0)) / 2
+    top = (
+        float(
+            max(points["bound"].max(), points["configured"].max(), points["ceiling"].max(skipna=True) or 0.1)
+        )
+        * 1.5
+    )
     with figure_style():
-        fig = new_figure(5.6, 4.6)
+        fig = new_figure(7.2, 5.2)
         ax = fig.subplots()
-        ax.plot([0, top], [0, top], color="0.4", ls="--", lw=1.0, label="y = x (bound = configured ε)")
+        diagonal = np.geomspace(low / 10, top, 200)
+        ax.plot(diagonal, diagonal, color="0.4", ls="--", lw=1.0, label="y = x (bound = configured ε)")
+        ceiling = points["ceiling"].max(skipna=True)
+        if math.isfinite(ceiling):
+            ax.axhline(ceiling, color="0.55", ls=":", lw=1.0,
+                       label=f"{ceiling:.3g}: the bound of a perfect attack with these games")  # fmt: skip
         for label in dict.fromkeys(points["label"]):
             own = points[points["label"] == label]
             for d, dataset in enumerate(datasets):
@@ -222,12 +249,15 @@ def epsilon_figure(frame: pd.DataFrame, out_dir: Path, *, stem: str = "mia_epsil
                 color=EXCEEDS_COLOUR,
                 fontsize=8,
             )
+        # Configured ε spans decades (0.1 to 50): log-like axes, linear near 0 where bounds of 0 sit.
+        ax.set_xscale("symlog", linthresh=low)
+        ax.set_yscale("symlog", linthresh=low)
         ax.set_xlim(0, top)
         ax.set_ylim(0, top)
         ax.set_xlabel("configured ε")
         ax.set_ylabel("empirical ε lower bound")
         ax.set_title("ε lower bound vs configured ε (red: above y = x)")
-        fig.legend(loc="outside lower center", ncols=2, frameon=False, fontsize=8)
+        fig.legend(loc="outside lower center", ncols=2, frameon=False, fontsize=7)
         return save_figure(fig, out_dir, stem)
 
 
