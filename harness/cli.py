@@ -292,11 +292,12 @@ def _run(rest: list[str]) -> int:
                     file=sys.stderr,
                 )
                 rest.append(f"hydra.sweep.dir={sweep_dir}")
+    from harness import slurm_launcher, sweep_validation
     from harness.app import hydra_main
     from harness.run_status import STATUS_DIR_ENV, new_status_dir, read_outcomes, summary
-    from harness.slurm_launcher import install
 
-    install()  # hydra/launcher=slurm: completed trials not resubmitted, lost jobs in the summary
+    slurm_launcher.install()  # hydra/launcher=slurm: completed trials not resubmitted, lost jobs in the summary
+    sweep_validation.install()  # the preflight composed every job: Hydra's sweeper need not again
 
     reports = not (set(flags) & hydra_only)
     status_dir = new_status_dir(Path(os.environ.get("PRIVBENCH_RESULTS_DIR", "results")))
