@@ -73,10 +73,18 @@ from typing import Any
 REPO = Path(__file__).resolve().parent.parent
 CONFIGS: dict[str, dict[str, str]] = {
     "before": {"PRIVBENCH_LAZY_IMPORTS": "0", "PRIVBENCH_TRTR_MEMO": "0", "PRIVBENCH_HYDRA_VALIDATE": "1"},
-    "lazy imports": {"PRIVBENCH_LAZY_IMPORTS": "1", "PRIVBENCH_TRTR_MEMO": "0", "PRIVBENCH_HYDRA_VALIDATE": "1"},
+    "lazy imports": {
+        "PRIVBENCH_LAZY_IMPORTS": "1",
+        "PRIVBENCH_TRTR_MEMO": "0",
+        "PRIVBENCH_HYDRA_VALIDATE": "1",
+    },
     "trtr memo": {"PRIVBENCH_LAZY_IMPORTS": "0", "PRIVBENCH_TRTR_MEMO": "1", "PRIVBENCH_HYDRA_VALIDATE": "1"},
     "after": {"PRIVBENCH_LAZY_IMPORTS": "1", "PRIVBENCH_TRTR_MEMO": "1", "PRIVBENCH_HYDRA_VALIDATE": "1"},
-    "no revalidation": {"PRIVBENCH_LAZY_IMPORTS": "1", "PRIVBENCH_TRTR_MEMO": "1", "PRIVBENCH_HYDRA_VALIDATE": "0"},
+    "no revalidation": {
+        "PRIVBENCH_LAZY_IMPORTS": "1",
+        "PRIVBENCH_TRTR_MEMO": "1",
+        "PRIVBENCH_HYDRA_VALIDATE": "0",
+    },
 }
 QUICKSTART = ("identity", "independent_marginals", "uniform", "real_holdout", "subsample")
 SWEEPS: dict[str, tuple[list[str], list[list[str]], list[str]]] = {
