@@ -27,7 +27,7 @@ from harness.params import check_choice, check_int
 from harness.spec import DatasetSpec
 from metrics.privacy.mia_attacks import ATTACKS, EncodedTable, TargetAttacks, scott_bandwidth
 from metrics.privacy.mia_features import FEATURE_SETS, FeatureMap
-from metrics.privacy.mia_targets import Population, select_targets
+from metrics.privacy.mia_targets import Population, draw_rows, select_targets, with_target
 
 POPULATIONS: tuple[str, ...] = ("train_control", "train")
 FPR_LEVELS: dict[str, float] = {"tpr_at_fpr_0.1pct": 0.001, "tpr_at_fpr_1pct": 0.01, "tpr_at_fpr_10pct": 0.1}
@@ -254,10 +254,10 @@ class MiaAudit(BaseMetric):
             shadow_out: list[EncodedTable] = []
             shadow_in: dict[int, list[EncodedTable]] = {t: [] for t in targets}
             for _ in range(self.n_shadows):
-                raw = _draw(aux, size_t, rng)
+                raw = draw_rows(aux, size_t, rng)
                 shadow_out += fitter.tables(raw, self.n_syn_A)
                 for t in targets:
-                    shadow_in[t] += fitter.tables(_with(raw, target_rows[t]), self.n_syn_A)
+                    shadow_in[t] += fitter.tables(with_target(raw, target_rows[t]), self.n_syn_A)
             for t in targets:
                 attacks[t].fit_shadow(
                     shadow_in[t], shadow_out, self.n_estimators, int(rng.integers(2**31 - 1))
@@ -266,11 +266,11 @@ class MiaAudit(BaseMetric):
 
         scores = _Scores()
         for _ in range(self.n_games):
-            raw = _draw(pool, size_t, rng)
+            raw = draw_rows(pool, size_t, rng)
             (out_table,) = fitter.tables(raw, 1)
             for t in targets:
                 scores.add("out", t, self._keep(attacks[t].scores(out_table)))
-                (in_table,) = fitter.tables(_with(raw, target_rows[t]), 1)
+                (in_table,) = fitter.tables(with_target(raw, target_rows[t]), 1)
                 scores.add("in", t, self._keep(attacks[t].scores(in_table)))
         n_game_fits = fitter.n_fits - shadow_fits
 
@@ -506,15 +506,6 @@ def _configured(formal_dp: dict[str, Any] | None) -> dict[str, Any]:
         "configured_unit": formal_dp.get("unit"),
         "configured_end_to_end": formal_dp.get("end_to_end"),
     }
-
-
-def _draw(frame: pd.DataFrame, size: int, rng: np.random.Generator) -> pd.DataFrame:
-    rows = np.sort(rng.choice(len(frame), size=size, replace=False))
-    return frame.iloc[rows].reset_index(drop=True)
-
-
-def _with(raw: pd.DataFrame, target: pd.DataFrame) -> pd.DataFrame:
-    return pd.concat([raw, target], ignore_index=True)
 
 
 def _round(value: float) -> float:

@@ -20,7 +20,7 @@ from harness.metric import BaseMetric, Family, GeneratorFactory, Goal, MetricRes
 from harness.params import check_choice, check_int
 from harness.spec import DatasetSpec
 from metrics.privacy.mia_features import FEATURE_SETS, FeatureMap
-from metrics.privacy.mia_targets import outside_counts
+from metrics.privacy.mia_targets import draw_rows, outside_counts, with_target
 
 POPULATIONS: tuple[str, ...] = ("train_control", "train")
 MIN_POPULATION = 10
@@ -165,10 +165,10 @@ class MiaPrivacyGain(BaseMetric):
         shadow_out: list[np.ndarray] = []
         shadow_in: dict[int, list[np.ndarray]] = {t: [] for t in targets}
         for _ in range(self.n_shadows):
-            raw = _draw(reference, size_t, rng)
+            raw = draw_rows(reference, size_t, rng)
             shadow_out += game.tables(raw, self.n_syn_A)
             for t in targets:
-                shadow_in[t] += game.tables(_with(raw, target_rows[t]), self.n_syn_A)
+                shadow_in[t] += game.tables(with_target(raw, target_rows[t]), self.n_syn_A)
         attacks = {}
         for t in targets:
             x = np.vstack([*shadow_out, *shadow_in[t]])
@@ -182,10 +182,10 @@ class MiaPrivacyGain(BaseMetric):
         gains: dict[int, list[float]] = {t: [] for t in targets}
         rates: dict[int, list[tuple[float, float]]] = {t: [] for t in targets}
         for _ in range(self.n_iter):
-            raw = _draw(rest, size_t, rng)
+            raw = draw_rows(rest, size_t, rng)
             out_sets = np.vstack(game.tables(raw, self.n_syn_T))
             for t in targets:
-                in_sets = np.vstack(game.tables(_with(raw, target_rows[t]), self.n_syn_T))
+                in_sets = np.vstack(game.tables(with_target(raw, target_rows[t]), self.n_syn_T))
                 tp = float(np.mean(attacks[t].predict(in_sets) == 1))
                 fp = float(np.mean(attacks[t].predict(out_sets) == 1))
                 gains[t].append(1.0 - (tp - fp))
@@ -275,15 +275,6 @@ class _Game:
         self.n_fits += 1
         n_rows = None if model.info().fixed_size else self.size
         return [self.features.transform(model.sample(n_rows)) for _ in range(n_tables)]
-
-
-def _draw(frame: pd.DataFrame, size: int, rng: np.random.Generator) -> pd.DataFrame:
-    rows = np.sort(rng.choice(len(frame), size=size, replace=False))
-    return frame.iloc[rows].reset_index(drop=True)
-
-
-def _with(raw: pd.DataFrame, target: pd.DataFrame) -> pd.DataFrame:
-    return pd.concat([raw, target], ignore_index=True)
 
 
 def _row_dict(row: pd.Series) -> dict[str, Any]:

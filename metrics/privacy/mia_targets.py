@@ -82,7 +82,7 @@ class Population:
     frame: pd.DataFrame
     split: np.ndarray
     position: np.ndarray
-    row_hash: np.ndarray
+    content_hash: np.ndarray
 
     @classmethod
     def build(cls, train: pd.DataFrame, control: pd.DataFrame | None) -> Population:
@@ -97,16 +97,27 @@ class Population:
             frame=frame.iloc[order].reset_index(drop=True),
             split=split[order],
             position=position[order],
-            row_hash=np.array([_short_hash(int(h)) for h in hashes[order]]),
+            content_hash=hashes[order],
         )
 
     def record(self, row: int) -> dict[str, Any]:
         """Where row ``row`` comes from: a hash of its content, its split and its position there."""
         return {
-            "row_hash": str(self.row_hash[row]),
+            "row_hash": _short_hash(int(self.content_hash[row])),
             "split": str(self.split[row]),
             "position": int(self.position[row]),
         }
+
+
+def draw_rows(frame: pd.DataFrame, size: int, rng: np.random.Generator) -> pd.DataFrame:
+    """``size`` rows of ``frame`` drawn without replacement, in their original order."""
+    rows = np.sort(rng.choice(len(frame), size=size, replace=False))
+    return frame.iloc[rows].reset_index(drop=True)
+
+
+def with_target(raw: pd.DataFrame, target: pd.DataFrame) -> pd.DataFrame:
+    """The raw table with the target record appended (an IN game's training table)."""
+    return pd.concat([raw, target], ignore_index=True)
 
 
 def _short_hash(value: int) -> str:
