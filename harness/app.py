@@ -21,7 +21,7 @@ from hydra.core.hydra_config import HydraConfig
 from hydra.types import RunMode
 from omegaconf import DictConfig
 
-from harness.collect import write_sweep_plan
+from harness.collect import LOST_MARKER, write_sweep_plan
 from harness.errors import ConfigError, PrivbenchError
 from harness.logs import quiet_third_party
 from harness.run_status import TrialOutcome, outcome_of, record
@@ -219,9 +219,13 @@ def _job_id(hc: Any, multirun: bool) -> str:
 
 
 def _remove_stale_temp_files(job_dir: Path) -> None:
-    """Delete the temp files of a write killed in an earlier attempt at this job (only this job writes here)."""
+    """Delete the temp files of a write killed in an earlier attempt at this job (only this job writes here),
+    and the status row of a lost SLURM job (:data:`~harness.collect.LOST_MARKER`): this run replaces it."""
     for stale in job_dir.glob(f".{ROWS_FILE}.*.tmp"):
         stale.unlink(missing_ok=True)
+    if (job_dir / LOST_MARKER).exists():
+        (job_dir / ROWS_FILE).unlink(missing_ok=True)
+        (job_dir / LOST_MARKER).unlink(missing_ok=True)
 
 
 def _config_error_rows(cfg: DictConfig, choices: Mapping[str, Any], run_id: str, exc: Exception) -> Any:

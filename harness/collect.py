@@ -31,6 +31,9 @@ from harness.storage import atomic_write_bytes, atomic_write_json, atomic_write_
 log = logging.getLogger("privbench")
 ROWS_FILE = "rows.parquet"
 SWEEP_FILE = "sweep.json"
+#: Written beside the status row of a trial whose SLURM job was lost (cancelled, time limit, out
+#: of memory): the row says what happened, the trial is not done and runs again when resumed.
+LOST_MARKER = "slurm_lost.json"
 SWEEP_PLAN_ENV = "PRIVBENCH_SWEEP_PLAN"
 """Path of the JSON file holding the job override lists of the sweep being launched."""
 SHOWN_MISSING = 5
@@ -193,6 +196,11 @@ def write_sweep_plan(sweep_dir: Path) -> None:
     atomic_write_json(target, {"jobs": jobs})
 
 
+def job_done(job_dir: Path) -> bool:
+    """True when a job directory holds its trial's rows (not the status row of a lost SLURM job)."""
+    return (job_dir / ROWS_FILE).is_file() and not (job_dir / LOST_MARKER).exists()
+
+
 def unfinished_sweep(results_root: Path, jobs: list[list[str]]) -> tuple[Path, int] | None:
     """The newest sweep directory that planned exactly ``jobs`` and is not finished, with its done count.
 
@@ -214,7 +222,7 @@ def unfinished_sweep(results_root: Path, jobs: list[list[str]]) -> tuple[Path, i
             continue
         if planned != jobs:
             continue
-        done = sum((plan_path.parent / str(i) / ROWS_FILE).is_file() for i in range(len(jobs)))
+        done = sum(job_done(plan_path.parent / str(i)) for i in range(len(jobs)))
         return (plan_path.parent, done) if done < len(jobs) else None
     return None
 

@@ -96,6 +96,8 @@ def check_repeated_keys(overrides: Sequence[str]) -> None:
 @contextmanager
 def hydra_context() -> Iterator[None]:
     """Initialise Hydra's global state on the ``experiments`` package (re-entrant)."""
+    import harness.slurm_config  # noqa: F401  (registers hydra/launcher=slurm's base node)
+
     if GlobalHydra.instance().is_initialized():
         yield
         return

@@ -6,15 +6,25 @@ Differences from ``hydra_submitit_launcher``'s ``SlurmLauncher`` (tracker issue 
   ``rows.parquet`` with the same overrides (``.hydra/overrides.yaml``) is recorded as already
   done, so a rerun after a cancel submits only what is left (before, each completed job still
   cost a SLURM job that found its rows and exited);
-* **a job that ends without output** (cancelled, SLURM time limit, node failure) does not end
-  the command with submitit's traceback: it is recorded as a failed trial with SLURM's state, the
-  command prints its one-line summary and exits 1, and the same command resumes the rest.
+* **trials packed into jobs** (``hydra.launcher.trials_per_job``): a SLURM job runs several
+  trials one after another, so scheduling, interpreter start-up and imports are paid once per
+  job; its time limit is ``timeout_min`` per trial;
+* **memory from measured peaks** (``hydra.launcher.mem_gb: null``, the default):
+  :mod:`harness.slurm_resources`;
+* **a job that ends without output** (cancelled, SLURM time limit, out of memory, node failure)
+  does not end the command with submitit's traceback: each of its trials without rows gets a
+  status row (``timeout`` for SLURM's time limit, ``error`` otherwise, the SLURM state in
+  ``error``), the command prints its one-line summary and exits 1, and the same command submits
+  those trials again (a lost job's rows are placeholders: :func:`job_state`);
+* **no accounting needed**: job states come from ``scontrol`` when ``sacct`` fails
+  (:mod:`harness.slurm_watcher`).
 
 Everything else (executor parameters, array submission, the job body) is submitit's. Hydra
 loads launchers only from its ``hydra_plugins`` namespace, so instead of a plugin of its own
 privbench replaces the ``launch`` method of submitit's ``SlurmLauncher`` (:func:`install`,
-called by ``privbench run``); the job body that runs on the nodes is untouched, and nodes need
-nothing but the environment they already had.
+called by ``privbench run``). A SLURM job runs :func:`run_trials`, which calls submitit's own
+job body once per trial; importing this module on the node registers the launcher's config node
+(:mod:`harness.slurm_config`), which the job body composes again.
 """
 
 from __future__ import annotations
@@ -29,23 +39,48 @@ from hydra.core.singleton import Singleton
 from hydra.core.utils import JobReturn, JobStatus, filter_overrides
 from hydra_plugins.hydra_submitit_launcher.config import BaseQueueConf
 from hydra_plugins.hydra_submitit_launcher.submitit_launcher import SlurmLauncher as SubmititSlurmLauncher
-from omegaconf import OmegaConf
+from omegaconf import DictConfig, OmegaConf, open_dict
 
-from harness.collect import ROWS_FILE
+from harness import slurm_config
+from harness.collect import LOST_MARKER, ROWS_FILE
+from harness.errors import PrivbenchError
 from harness.run_status import TrialOutcome, record
+from harness.slurm_resources import job_pair, measured_peaks, memory_request
+from harness.slurm_watcher import StateWatcher
+from harness.storage import atomic_write_json, atomic_write_parquet
 
 log = logging.getLogger("privbench")
 
+#: How often (at most) the submitting command asks SLURM for the states of its jobs, in seconds.
+POLL_DELAY_S = 60
 
-def completed(job_dir: Path, overrides: Sequence[str]) -> bool:
-    """True when ``job_dir`` holds the rows of a job with exactly these overrides."""
+
+class SlurmJobLost(PrivbenchError):
+    """A SLURM job ended without the results of this trial (the error of its placeholder row)."""
+
+
+#: The error of a lost job's status row starts with this.
+LOST_PREFIX = f"{SlurmJobLost.__name__}: "
+
+
+def job_state(job_dir: Path, overrides: Sequence[str]) -> str:
+    """``"done"`` (rows of a job with exactly these overrides), ``"lost"`` (the status row of a
+    lost SLURM job, :data:`~harness.collect.LOST_MARKER`: run again) or ``"todo"``."""
     if not (job_dir / ROWS_FILE).is_file():
-        return False
+        return "todo"
+    if (job_dir / LOST_MARKER).exists():
+        return "lost"
     try:
         recorded = yaml.safe_load((job_dir / ".hydra" / "overrides.yaml").read_text())
     except (OSError, yaml.YAMLError):
-        return False
-    return isinstance(recorded, list) and [str(o) for o in recorded] == [str(o) for o in overrides]
+        return "todo"
+    same = isinstance(recorded, list) and [str(o) for o in recorded] == [str(o) for o in overrides]
+    return "done" if same else "todo"
+
+
+def completed(job_dir: Path, overrides: Sequence[str]) -> bool:
+    """True when ``job_dir`` holds the rows of a job with exactly these overrides (not a placeholder)."""
+    return job_state(job_dir, overrides) == "done"
 
 
 def job_name(number: int) -> str:
@@ -54,23 +89,38 @@ def job_name(number: int) -> str:
 
 
 def install() -> None:
-    """Make ``hydra/launcher=slurm`` (submitit's ``SlurmLauncher``) use :func:`launch` (idempotent)."""
+    """Make ``hydra/launcher=slurm`` (submitit's ``SlurmLauncher``) use :func:`launch`, and
+    submitit's SLURM jobs a :class:`~harness.slurm_watcher.StateWatcher` (idempotent)."""
+    import submitit.slurm.slurm as submitit_slurm
+
+    slurm_config.register()
     SubmititSlurmLauncher.launch = launch
+    if not isinstance(submitit_slurm.SlurmJob.watcher, StateWatcher):
+        submitit_slurm.SlurmJob.watcher = StateWatcher(delay_s=POLL_DELAY_S)
+
+
+def run_trials(launcher: SubmititSlurmLauncher, calls: list[tuple[Any, ...]]) -> list[JobReturn]:
+    """The body of one SLURM job: submitit's job body for each of its trials, one after another."""
+    return [launcher(*call) for call in calls]
 
 
 def launch(
     self: SubmititSlurmLauncher, job_overrides: Sequence[Sequence[str]], initial_job_idx: int
 ) -> Sequence[JobReturn]:
-    """submitit's launch, minus the completed jobs, with lost jobs recorded as failed trials."""
+    """submitit's launch, minus the completed jobs, packed, with lost jobs recorded as failed trials."""
     assert self.config is not None
     sweep_dir = Path(str(self.config.hydra.sweep.dir))
     numbered = [(initial_job_idx + i, list(o)) for i, o in enumerate(job_overrides)]
-    pending = [(n, o) for n, o in numbered if not completed(sweep_dir / str(n), o)]
+    states = {n: job_state(sweep_dir / str(n), o) for n, o in numbered}
+    pending = [(n, o) for n, o in numbered if states[n] != "done"]
     returns: dict[int, JobReturn] = {}
     for number, overrides in numbered:
-        if (number, overrides) not in pending:
+        if states[number] == "done":
             record(job_name(number), TrialOutcome(" ".join(filter_overrides(overrides)), "present"))
             returns[number] = _returned("skipped-existing")
+        elif states[number] == "lost":  # a status row only: the trial runs again
+            (sweep_dir / str(number) / ROWS_FILE).unlink()
+            (sweep_dir / str(number) / LOST_MARKER).unlink()
     if len(pending) < len(numbered):
         log.info(
             "%d of %d job(s) already have their rows in %s: not submitted",
@@ -81,51 +131,120 @@ def launch(
     return [returns[n] for n, _ in numbered]
 
 
+def _executor(
+    self: SubmititSlurmLauncher, sweep_dir: Path, pending: list[tuple[int, list[str]]]
+) -> tuple[Any, int]:
+    """submitit's executor with the launcher's parameters (privbench's own resolved), and trials per job."""
+    import submitit
+
+    params = dict(self.params)
+    per_job = max(1, int(params.pop("trials_per_job", 1) or 1))
+    headroom = float(params.pop("mem_headroom", 1.5) or 1.5)
+    if params.get("mem_gb") is None:
+        runtime = self.config.get("runtime") or {}
+        request = memory_request(
+            (job_pair(o) for _, o in pending),
+            measured_peaks([sweep_dir.parent]),
+            headroom,
+            trial_limit_mb=runtime.get("max_memory_mb"),
+        )
+        params["mem_gb"] = request.gb
+        log.info("%s", request.describe())
+    if per_job > 1 and params.get("timeout_min"):
+        params["timeout_min"] = int(params["timeout_min"]) * per_job
+    init = (
+        {f"{self._EXECUTOR}_max_num_timeout": params["max_num_timeout"]}
+        if "max_num_timeout" in params
+        else {}
+    )
+    executor = submitit.AutoExecutor(folder=params["submitit_folder"], cluster=self._EXECUTOR, **init)
+    queue_keys = set(OmegaConf.structured(BaseQueueConf).keys())
+    executor.update_parameters(
+        **{
+            (key if key in queue_keys else f"{self._EXECUTOR}_{key}"): value
+            for key, value in params.items()
+            if key not in ("submitit_folder", "max_num_timeout", *slurm_config.OWN_KEYS)
+        }
+    )
+    return executor, per_job
+
+
 def _submit(
     self: SubmititSlurmLauncher, sweep_dir: Path, pending: list[tuple[int, list[str]]]
 ) -> dict[int, JobReturn]:
     import submitit
 
-    init = (
-        {f"{self._EXECUTOR}_max_num_timeout": self.params["max_num_timeout"]}
-        if "max_num_timeout" in self.params
-        else {}
-    )
-    executor = submitit.AutoExecutor(folder=self.params["submitit_folder"], cluster=self._EXECUTOR, **init)
-    queue_keys = set(OmegaConf.structured(BaseQueueConf).keys())
-    executor.update_parameters(
-        **{
-            (key if key in queue_keys else f"{self._EXECUTOR}_{key}"): value
-            for key, value in self.params.items()
-            if key not in ("submitit_folder", "max_num_timeout")
-        }
-    )
+    executor, per_job = _executor(self, sweep_dir, pending)
     sweep_dir.mkdir(parents=True, exist_ok=True)
-    log.info("submitting %d job(s) to SLURM; sweep output dir: %s", len(pending), sweep_dir)
+    chunks = [pending[i : i + per_job] for i in range(0, len(pending), per_job)]
+    log.info(
+        "submitting %d trial(s) to SLURM as %d job(s); sweep output dir: %s",
+        len(pending),
+        len(chunks),
+        sweep_dir,
+    )
     for number, overrides in pending:
         log.info("\t#%d : %s", number, " ".join(filter_overrides(overrides)))
     state = Singleton.get_state()
-    args = [(o, "hydra.sweep.dir", n, f"job_id_for_{n}", state) for n, o in pending]
-    jobs = executor.map_array(self, *zip(*args))
+    calls = [[(o, "hydra.sweep.dir", n, f"job_id_for_{n}", state) for n, o in chunk] for chunk in chunks]
+    jobs = executor.map_array(run_trials, [self] * len(chunks), calls)
     out: dict[int, JobReturn] = {}
-    for (number, overrides), job in zip(pending, jobs):
+    for chunk, job in zip(chunks, jobs):
         try:
-            out[number] = job.results()[0]
+            out.update(zip((n for n, _ in chunk), job.results()[0]))
         except (submitit.core.utils.UncompletedJobError, submitit.core.utils.FailedJobError) as exc:
-            slurm_state = _state(job)
-            label = " ".join(filter_overrides(overrides))
-            reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-            log.error(
-                "job %d (SLURM %s, state %s) produced no result: %s",
-                number,
-                job.job_id,
-                slurm_state,
-                reason,
-            )
-            status = "timeout" if slurm_state.startswith("TIMEOUT") else "error"
-            record(job_name(number), TrialOutcome(f"{label} [SLURM {slurm_state}]", status))
-            out[number] = _returned(f"slurm-{slurm_state.lower()}")
+            out.update(_lost(self, sweep_dir, chunk, job, exc))
     return out
+
+
+def _lost(
+    self: SubmititSlurmLauncher, sweep_dir: Path, chunk: list[tuple[int, list[str]]], job: Any, exc: Exception
+) -> dict[int, JobReturn]:
+    """Placeholder rows and failed outcomes for the trials of a lost job that have no rows."""
+    slurm_state = _state(job)
+    reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    log.error("SLURM job %s (state %s) produced no result: %s", job.job_id, slurm_state, reason)
+    status = "timeout" if slurm_state.startswith("TIMEOUT") else "error"
+    out: dict[int, JobReturn] = {}
+    for number, overrides in chunk:
+        if completed(sweep_dir / str(number), overrides):
+            out[number] = _returned("ok")  # finished before the job was lost; its outcome is recorded
+            continue
+        label = " ".join(filter_overrides(overrides))
+        lost = SlurmJobLost(
+            f"SLURM job {job.job_id} ended {slurm_state} without this trial's results; "
+            "the same command runs it again"
+        )
+        _write_placeholder(self, sweep_dir, number, overrides, lost, status, (job.job_id, slurm_state))
+        record(job_name(number), TrialOutcome(f"{label} [SLURM {slurm_state}]", status))
+        out[number] = _returned(f"slurm-{slurm_state.lower()}")
+    return out
+
+
+def _write_placeholder(
+    self: SubmititSlurmLauncher,
+    sweep_dir: Path,
+    number: int,
+    overrides: list[str],
+    lost: SlurmJobLost,
+    status: str,
+    slurm: tuple[str, str],
+) -> None:
+    """The trial's status row, in its job directory with its overrides (as Hydra would write them)."""
+    from harness.app import _config_error_rows
+
+    assert self.hydra_context is not None
+    cfg: DictConfig = self.hydra_context.config_loader.load_sweep_config(self.config, list(overrides))
+    choices = {str(k): v for k, v in dict(cfg.hydra.runtime.choices).items()}
+    with open_dict(cfg):
+        del cfg["hydra"]
+    rows = _config_error_rows(cfg, choices, sweep_dir.name, lost)
+    rows["status"] = status
+    job_dir = sweep_dir / str(number)
+    (job_dir / ".hydra").mkdir(parents=True, exist_ok=True)
+    (job_dir / ".hydra" / "overrides.yaml").write_text(yaml.safe_dump([str(o) for o in overrides]))
+    atomic_write_json(job_dir / LOST_MARKER, {"slurm_job": slurm[0], "state": slurm[1]})
+    atomic_write_parquet(job_dir / ROWS_FILE, rows)
 
 
 def _state(job: Any) -> str:

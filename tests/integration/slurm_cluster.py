@@ -7,7 +7,9 @@ free ports picked at start. It never reads or touches a system-wide SLURM or mun
 already run on the machine. While the fixture is active ``SLURM_CONF`` points at the private
 ``slurm.conf``, so ``sbatch``/``squeue``/``scancel``/``sacct`` (submitit's calls included) and
 ``privbench`` subprocesses talk to this cluster; teardown cancels its jobs, stops the daemons by
-PID (SIGTERM, then SIGKILL) and restores ``SLURM_CONF``.
+PID (SIGTERM, then SIGKILL) and restores ``SLURM_CONF``. Like many small clusters it has no
+accounting (no ``slurmdbd``): ``sacct`` fails, and privbench reads job states from ``scontrol``
+(:mod:`harness.slurm_watcher`).
 
 Requirements: root on Debian (CI's machines). When ``slurmctld``, ``slurmd`` or ``munged`` is
 missing it installs them with ``apt-get install slurm-wlm munge`` (about 25 s). Anywhere it
@@ -29,7 +31,6 @@ import shutil
 import signal
 import socket
 import subprocess
-import sys
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -45,33 +46,6 @@ SBIN_PATH = "/usr/sbin:/sbin:/usr/bin:/bin"
 START_TIMEOUT_S = 60.0
 PR_SET_PDEATHSIG = 1
 
-#: A stand-in for ``sacct`` when accounting is off (no slurmdbd): answers submitit's only query,
-#: ``sacct -o JobID,State,NodeList --parsable2 -j ID ...``, from ``scontrol show job`` (which keeps
-#: finished jobs for ``MinJobAge`` seconds). The real ``sacct`` fails with "Slurm accounting
-#: storage is disabled", and submitit 1.5 then sees every job as UNKNOWN (not done) forever.
-SACCT_SHIM = """\
-import subprocess, sys
-
-ids = [a for flag, a in zip(sys.argv[1:], sys.argv[2:]) if flag == "-j"]
-rows = []
-for job_id in ids:
-    out = subprocess.run(["scontrol", "-o", "show", "job", job_id], capture_output=True, text=True).stdout
-    for line in out.splitlines():
-        f = dict(kv.split("=", 1) for kv in line.split() if "=" in kv)
-        task, jid = f.get("ArrayTaskId", "").split("%")[0], f.get("JobId", "")
-        if task and not task.replace("-", "").replace(",", "").isdigit() or task == "4294967294":
-            # the never-started rest of a cancelled array: scontrol forgets its task ids;
-            # printed first, so the tasks listed one by one below override it
-            rows.insert(0, (f["ArrayJobId"] + "_[0-1000]", f.get("JobState", "") + "|"))
-            continue
-        if task:
-            jid = f["ArrayJobId"] + "_" + (task if task.isdigit() else "[" + task + "]")
-        rows.append((jid, f.get("JobState", "UNKNOWN") + "|" + f.get("NodeList", "")))
-print("JobID|State|NodeList")
-for jid, rest in rows:
-    print(jid + "|" + rest)
-"""
-
 
 @dataclass
 class SlurmCluster:
@@ -83,7 +57,6 @@ class SlurmCluster:
     node: str
     logs: dict[str, Path]
     munge_socket: Path
-    sacct_shim_dir: Path
     processes: dict[str, subprocess.Popen[bytes]] = field(default_factory=dict)
 
     def log_tails(self, lines: int = 15) -> str:
@@ -274,12 +247,7 @@ def start_cluster(root: Path) -> SlurmCluster:
     conf, logs = write_slurm_conf(root, node, munge_socket)
     logs = {"munged": munge_dir / "munged.log", **logs}
     logs.update({f"{name} output": root / "log" / f"{name}.out" for name in DAEMONS})
-    shim_dir = root / "sacct-shim"
-    shim_dir.mkdir()
-    shim = shim_dir / "sacct"
-    shim.write_text(f"#!{sys.executable}\n{SACCT_SHIM}")
-    shim.chmod(0o755)
-    cluster = SlurmCluster(root, conf, PARTITION, node, logs, munge_socket, shim_dir)
+    cluster = SlurmCluster(root, conf, PARTITION, node, logs, munge_socket)
     munged = [
         "--foreground",
         "--force",  # the pytest base dir is 0700 (root-only): munged would refuse the socket path
@@ -340,10 +308,3 @@ def slurm_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SlurmClu
             os.environ.pop("SLURM_CONF", None)
         else:
             os.environ["SLURM_CONF"] = saved
-
-
-@pytest.fixture
-def sacct_from_scontrol(slurm_cluster: SlurmCluster, monkeypatch: pytest.MonkeyPatch) -> SlurmCluster:
-    """``slurm_cluster`` with :data:`SACCT_SHIM` first on ``PATH``, so submitit sees job states."""
-    monkeypatch.setenv("PATH", f"{slurm_cluster.sacct_shim_dir}{os.pathsep}{os.environ.get('PATH', '')}")
-    return slurm_cluster
