@@ -4,6 +4,7 @@
 ``checks``    :class:`Check` and its builders (exact, within, ordered, trend, not reproducible)
 ``view``      :class:`ReproductionRun`: what a paper's check functions see (results, outputs)
 ``runner``    ``privbench reproduce``: preflight, sweeps, ``checks.json``
+``runs``      the runs the report reads (evaluated, stopped persisted runs, committed copies)
 ``document``  ``privbench reproduction-report``: ``results/reproductions/REPRODUCTION.md``
 
 A paper's checks live in ``experiments/reproductions/<experiment>.py``: a module-level

@@ -1,125 +1,34 @@
 """``privbench reproduction-report``: ``results/reproductions/REPRODUCTION.md`` from real runs.
 
-For every reproduction experiment the newest run of each profile that holds
-``reproduction/checks.json`` is taken (or the run directories given on the command line).
-Its checks, tables and figures are copied to ``<out>/<experiment>/<profile>/`` and the
-document lists, per published number, the paper's value, ours and the verdict (with the
-reason when it differs), the run's cost and machine, and — for a paper profile that was
-not run — how many trials it holds and what the quick run's trials cost.
+For every reproduction experiment the newest run of each profile is taken (or the run
+directories given on the command line; :mod:`harness.reproduction.runs` finds them, and
+evaluates a persisted run stopped part-way on its completed trials). Its checks, tables and
+figures are copied to ``<out>/<experiment>/<profile>/`` and the document lists, per paper,
+the ``protocol`` profile first, then ``paper`` and ``quick``: per published number the
+paper's value, ours and the verdict (with the reason when it differs); per run its size,
+cost and machine, and for an incomplete run how far it got and the command that resumes it;
+for a protocol or paper profile that was not run, how many trials it holds and what the
+quick run's trials cost.
 """
 
 from __future__ import annotations
 
-import json
 import shutil
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from harness.errors import ConfigError, DataError
-from harness.reproduction.checks import VERDICTS, Check
 from harness.reproduction.plan import load_plan, reproduction_names
-from harness.reproduction.runner import CHECKS_FILE, RUNS_DIR, count_jobs
+from harness.reproduction.runner import CHECKS_FILE, count_jobs
+from harness.reproduction.runs import NOT_EVALUATED, RunChecks, committed_runs, newest_runs, read_run
 from harness.storage import atomic_write_bytes, atomic_write_json
 
 DOCUMENT = "REPRODUCTION.md"
 PROFILE_ORDER = ("protocol", "paper", "quick")
 COPIED = (".md", ".csv", ".png")  # PDFs stay in the run directory (the committed copy stays small)
 REGENERATE = "privbench reproduce --all --profile quick && privbench reproduction-report"
-
-
-@dataclass(frozen=True)
-class RunChecks:
-    """The ``checks.json`` of one reproduction run."""
-
-    run_dir: Path
-    data: dict[str, Any]
-    committed: Path | None = None
-    """Set when the run is only known from an earlier report's copy (``<out>/<experiment>/<profile>``)."""
-
-    @property
-    def experiment(self) -> str:
-        return str(self.data["experiment"])
-
-    @property
-    def profile(self) -> str:
-        return str(self.data["profile"])
-
-    @property
-    def checks(self) -> list[Check]:
-        return [Check.from_dict(c) for c in self.data.get("checks", [])]
-
-    def verdicts(self) -> dict[str, int]:
-        """Count of checks per verdict."""
-        counts = dict.fromkeys(VERDICTS, 0)
-        for check in self.checks:
-            counts[check.verdict] += 1
-        return counts
-
-
-def read_run(run_dir: Path) -> RunChecks:
-    """Read ``run_dir/reproduction/checks.json``; raise :class:`DataError` if absent or unreadable."""
-    path = Path(run_dir) / "reproduction" / CHECKS_FILE
-    if not path.is_file():
-        raise DataError(f"{run_dir}: no reproduction/{CHECKS_FILE}; expected a run of `privbench reproduce`")
-    try:
-        data = json.loads(path.read_text())
-    except json.JSONDecodeError as exc:
-        raise DataError(f"{path}: not valid JSON ({exc.msg} at line {exc.lineno})") from None
-    if not isinstance(data, dict) or "experiment" not in data or "checks" not in data:
-        raise DataError(f"{path}: expected an object with 'experiment' and 'checks'")
-    return RunChecks(Path(run_dir), data)
-
-
-def newest_runs(results_dir: Path, experiments: Sequence[str]) -> list[RunChecks]:
-    """The newest evaluated run of each (experiment, profile) under ``results_dir``.
-
-    Looks at timestamped runs (``<results>/<experiment>/<timestamp>``) and at the persisted runs
-    of ``persist: true`` profiles (``<results>/reproductions/runs/<experiment>/<profile>``); of
-    several runs of one profile, the one evaluated last wins.
-    """
-    found: dict[tuple[str, str], RunChecks] = {}
-    for experiment in experiments:
-        candidates = [
-            *sorted((Path(results_dir) / experiment).glob(f"*/reproduction/{CHECKS_FILE}")),
-            *sorted((Path(results_dir) / RUNS_DIR / experiment).glob(f"*/reproduction/{CHECKS_FILE}")),
-        ]
-        for path in candidates:
-            run = read_run(path.parent.parent)
-            key = (run.experiment, run.profile)
-            if key not in found or str(run.data.get("evaluated", "")) >= str(
-                found[key].data.get("evaluated", "")
-            ):
-                found[key] = run
-    return list(found.values())
-
-
-def committed_runs(
-    out_dir: Path, experiments: Sequence[str], present: Sequence[RunChecks]
-) -> list[RunChecks]:
-    """Runs of an earlier document kept where this machine has no newer run of the same profile.
-
-    A reproduction run lives in an ignored ``results/<experiment>/<timestamp>/`` directory; only
-    its checks, tables and figures are committed under ``<out>/<experiment>/<profile>/``. A
-    long protocol run made in an earlier session (or on a cluster) is therefore kept from that
-    copy, unchanged and labelled as such, instead of disappearing from the regenerated document.
-    """
-    have = {(r.experiment, r.profile) for r in present}
-    kept: list[RunChecks] = []
-    for experiment in experiments:
-        for path in sorted((Path(out_dir) / experiment).glob(f"*/{CHECKS_FILE}")):
-            try:
-                data = json.loads(path.read_text())
-            except (OSError, json.JSONDecodeError):
-                continue
-            if not isinstance(data, dict) or (data.get("experiment"), data.get("profile")) in have:
-                continue
-            if "experiment" not in data or "checks" not in data:
-                continue
-            kept.append(RunChecks(Path(str(data.get("run_dir", path.parent))), data, committed=path.parent))
-    return kept
 
 
 def build_document(runs: Sequence[RunChecks], out_dir: Path, *, regenerate: str = REGENERATE) -> Path:
@@ -167,7 +76,7 @@ def _copy_outputs(run: RunChecks, target: Path) -> None:
         return  # kept as committed
     if target.exists():
         shutil.rmtree(target)
-    source = run.run_dir / "reproduction"
+    source = run.source
     for relative in run.data.get("artifacts", []):
         src = source / relative
         if src.is_file() and src.suffix in COPIED:
@@ -191,9 +100,15 @@ def _header(regenerate: str) -> list[str]:
         "Every row is one number or statement a paper published (`spec/reproductions.md`), the value our run "
         "produced and the verdict: **exact** (an `exact` check passed: equal at the printed precision), "
         "**same ordering or trend** (a `tolerance` or `trend` check passed) or **differs** (failed or not "
-        "reproducible offline; the reason is given). Numbers from the `quick` profile (small data, small grids, "
-        "few repetitions — what CI runs) are labelled as such and are not the published protocol; the `paper` "
-        "profile runs the protocol and is listed with its size and cost where it was not run here.",
+        "reproducible offline; the reason is given). Each paper lists its `protocol` profile first (the "
+        "published protocol at the strength one machine affords, run across sittings and committed with its "
+        "job directories), then the `paper` profile (the published protocol) and the `quick` profile (small "
+        "data, small grids, few repetitions — what CI runs; its numbers are labelled as such and are not the "
+        "published protocol). Each run states its size (trials), cost (wall clock, and the trial time summed "
+        "from the rows' fit, sample and metric seconds) and machine; a profile that was not run is listed "
+        "with its size. A run stopped part-way is marked **incomplete** with the command that resumes it: "
+        f"its checks read the trials completed so far, and a check whose trials have not run yet is "
+        f"**{NOT_EVALUATED}** (not *differs*).",
         "",
     ]
 
@@ -202,8 +117,9 @@ def _summary(order: Sequence[str], by_experiment: dict[str, dict[str, RunChecks]
     lines = [
         "## Summary",
         "",
-        "| id | experiment | profile | checks | exact | same ordering or trend | differs | trials | run time |",
-        "|:---|:---|:---|---:|---:|---:|---:|---:|---:|",
+        f"| id | experiment | profile | checks | exact | same ordering or trend | differs | {NOT_EVALUATED} | "
+        "trials | run time |",
+        "|:---|:---|:---|---:|---:|---:|---:|---:|---:|---:|",
     ]
     rows = [(profile, experiment) for experiment in order for profile in _profiles(by_experiment[experiment])]
     rows.sort(key=lambda r: PROFILE_ORDER.index(r[0]) if r[0] in PROFILE_ORDER else len(PROFILE_ORDER))
@@ -211,10 +127,12 @@ def _summary(order: Sequence[str], by_experiment: dict[str, dict[str, RunChecks]
         run = by_experiment[experiment][profile]
         counts = run.verdicts()
         cost = run.data.get("cost", {})
+        shown = f"{profile} (**incomplete**)" if run.incomplete else profile
+        trials = f"{run.trials} of {run.planned}" if run.incomplete else str(run.trials)
         lines.append(
-            f"| {run.data.get('id', '')} | [`{experiment}`](#{_anchor(run)}) | {profile} | {len(run.checks)} | "
+            f"| {run.data.get('id', '')} | [`{experiment}`](#{_anchor(run)}) | {shown} | {len(run.checks)} | "
             f"{counts['exact']} | {counts['same ordering or trend']} | {counts['differs']} | "
-            f"{cost.get('trials', 0)} | {_duration(cost.get('wall_seconds'))} |"
+            f"{counts[NOT_EVALUATED]} | {trials} | {_duration(cost.get('wall_seconds'))} |"
         )
     return [*lines, ""]
 
@@ -228,54 +146,48 @@ def _section(experiment: str, runs: dict[str, RunChecks]) -> list[str]:
         f"Paper: `{data.get('paper', '')}`" + (f", {data['section']}" if data.get("section") else "") + ".",
         "",
     ]
-    for profile in _profiles(runs):
-        lines += _profile_block(experiment, runs[profile])
-    for profile in ("protocol", "paper"):
-        if profile not in runs:
+    for profile in _profiles({"protocol", "paper", *runs}):
+        run = runs.get(profile)
+        if run is not None:
+            lines += _profile_block(experiment, run)
+        else:
             lines += _not_run(experiment, profile, runs.get("quick"))
     return lines
 
 
 def _profile_block(experiment: str, run: RunChecks) -> list[str]:
     data, profile = run.data, run.profile
-    cost = data.get("cost", {})
-    machine = cost.get("machine") or {}
     where = f"{experiment}/{profile}"
-    lines = [
-        f"### Profile `{profile}`"
-        + (" (quick-profile numbers, not the published protocol)" if profile == "quick" else ""),
-        "",
-    ]
+    heading = f"### Profile `{profile}`"
+    if run.incomplete:
+        heading += f" — incomplete: {run.trials} of {run.planned} trials"
+    elif profile == "quick":
+        heading += " (quick-profile numbers, not the published protocol)"
+    lines = [heading, ""]
     if data.get("profile_description"):
         lines += [str(data["profile_description"]), ""]
     kept = " (kept from the committed report: no newer run of this profile on the machine that wrote it)"
-    trials, planned = int(cost.get("trials", 0)), int(cost.get("planned") or 0)
-    size = f"{trials} trials"
-    if planned > trials:
-        size = (
-            f"**incomplete: {trials} of {planned} trials** (checks read the trials run so far; "
-            f"`privbench reproduce {experiment} --profile {profile} hydra/launcher=local` resumes it)"
-        )
-    sittings = int(cost.get("sittings") or 0)
-    if sittings > 1:
-        size += f", {sittings} sittings"
     lines += [
-        f"Run `{_display_path(run.run_dir)}`{kept if run.committed is not None else ''}: "
-        f"{size}, statuses "
-        f"{_statuses(cost.get('statuses', {}))}, wall clock {_duration(cost.get('wall_seconds'))} "
-        f"(fit {_duration(cost.get('fit_seconds'))}, sample {_duration(cost.get('sample_seconds'))}, metrics "
-        f"{_duration(cost.get('metric_seconds'))}) on {machine.get('cpu', '?')}, {machine.get('cores', '?')} cores, "
-        f"{machine.get('memory_gb', '?')} GB, GPU {machine.get('gpu', 'none')}. Checks: [`checks.json`]({where}/{CHECKS_FILE}).",
+        f"Run `{_display_path(run.run_dir)}`{kept if run.committed is not None else ''}.",
+        "",
+        *_run_facts(experiment, run),
+        f"- **Checks**: [`checks.json`]({where}/{CHECKS_FILE}).",
         "",
         f"| check | paper | ours ({profile}) | level | verdict | reason / note |",
         "|:---|:---|:---|:---|:---|:---|",
     ]
     for check in run.checks:
-        verdict = f"**{check.verdict}**" if check.verdict == "differs" else check.verdict
+        verdict = run.verdict(check)
         note = check.reason + (f" (evaluation error: {check.error})" if check.error else "")
+        if verdict == NOT_EVALUATED:
+            note = (
+                f"not evaluated: the trials this check reads have not run yet ({run.trials} of {run.planned} "
+                f"trials completed); {note}"
+            )
+        shown = f"**{verdict}**" if verdict in ("differs", NOT_EVALUATED) else verdict
         evidence = " ".join(f"[{Path(e).stem}]({where}/{e})" for e in check.evidence)
         lines.append(
-            f"| {_cell(check.claim)} | {_cell(check.paper)} | {_cell(check.observed)} | {check.level} | {verdict} | "
+            f"| {_cell(check.claim)} | {_cell(check.paper)} | {_cell(check.observed)} | {check.level} | {shown} | "
             f"{_cell(note)}{(' ' + evidence) if evidence else ''} |"
         )
     lines.append("")
@@ -293,15 +205,70 @@ def _profile_block(experiment: str, run: RunChecks) -> list[str]:
     return lines
 
 
+def _run_facts(experiment: str, run: RunChecks) -> list[str]:
+    """The size, cost and machine lines of a run (and, for an incomplete one, how to resume it)."""
+    cost = run.data.get("cost", {})
+    machine = cost.get("machine") or {}
+    size = f"{run.trials} trials"
+    if run.incomplete:
+        size = f"**incomplete: {run.trials} of {run.planned} trials**"
+        progress = cost.get("progress") or {}
+        if progress:
+            size += " (" + ", ".join(f"sweep {k} {d} of {p}" for k, (d, p) in progress.items()) + ")"
+    sittings = int(cost.get("sittings") or 0)
+    if sittings > 1:
+        size += f", {sittings} sittings"
+    size += f"; rows {_statuses(cost.get('statuses', {}))}"
+    trial_time = sum(float(cost.get(k) or 0.0) for k in ("fit_seconds", "sample_seconds", "metric_seconds"))
+    wall = _duration(cost.get("wall_seconds"))
+    if cost.get("wall_from_rows"):
+        wall += " (each sitting from its start to its last row: a sitting stopped mid-sweep records no end)"
+    lines = [
+        f"- **Size**: {size}.",
+        f"- **Cost**: wall clock {wall}; trial time {_duration(trial_time)} summed from the rows (fit "
+        f"{_duration(cost.get('fit_seconds'))}, sample {_duration(cost.get('sample_seconds'))}, metrics "
+        f"{_duration(cost.get('metric_seconds'))}).",
+        f"- **Machine**: {machine.get('cpu', '?')}, {machine.get('cores', '?')} cores, "
+        f"{machine.get('memory_gb', '?')} GB, GPU {machine.get('gpu', 'none')}.",
+    ]
+    if run.incomplete:
+        waiting = [f"{k} (0 of {p})" for k, (d, p) in (cost.get("progress") or {}).items() if not d]
+        absent = (
+            f"; sweeps not started yet: {', '.join(waiting)}, so checks that read only their trials are not in "
+            "the table until they have rows"
+            if waiting
+            else ""
+        )
+        lines.append(
+            f"- **Incomplete**: the checks below read the {run.trials} trials completed so far; a check whose "
+            f"trials have not run yet is **{NOT_EVALUATED}**{absent}. Resume with "
+            f"`{_resume_command(experiment, run.profile)}` (the completed job directories are skipped), then "
+            "regenerate this document."
+        )
+    return lines
+
+
+def _resume_command(experiment: str, profile: str) -> str:
+    command = f"privbench reproduce {experiment} --profile {profile}"
+    try:
+        plan = load_plan(experiment, profile)
+    except ConfigError:
+        return command
+    if not any(o.startswith("hydra/launcher=") for o in plan.overrides):
+        command += " hydra/launcher=local"
+    return command
+
+
 def _not_run(experiment: str, profile: str, quick: RunChecks | None) -> list[str]:
     try:
         plan = load_plan(experiment, profile)
     except ConfigError:
         return []  # the experiment has no such profile
+    heading = [f"### Profile `{profile}` — not run here", ""]
     try:
         jobs = sum(count_jobs(plan).values())
     except Exception as exc:  # a malformed profile is reported, not fatal for the document
-        return [f"{profile.capitalize()} profile: could not be expanded ({exc}).", ""]
+        return [*heading, f"{profile.capitalize()} profile: could not be expanded ({exc}).", ""]
     text = f"{profile.capitalize()} profile: {jobs:,} trials; not run here."
     if plan.description:
         text += f" {plan.description}"
@@ -310,20 +277,21 @@ def _not_run(experiment: str, profile: str, quick: RunChecks | None) -> list[str
         trials = max(int(cost.get("trials", 0)), 1)
         per_trial = (cost.get("wall_seconds") or 0.0) / trials
         text += (
-            f" The quick profile's trials took {per_trial:.1f} s each on average (wall clock); paper trials use "
-            "the full data and the published grids and repetitions, so they take longer"
+            f" The quick profile's trials took {per_trial:.1f} s each on average (wall clock); {profile} trials "
+            "use the full data and the published grids and repetitions, so they take longer"
         )
         if plan.persist:
             text += (
-                f" (run and resume it with `privbench reproduce {experiment} --profile {profile} "
-                "hydra/launcher=local`; its job directories are committed as they complete)."
+                f" (run and resume it with `{_resume_command(experiment, profile)}`; its job directories are "
+                "committed as they complete)."
             )
         else:
             text += f" (run it on a cluster: `privbench reproduce {experiment} --profile {profile} hydra/launcher=slurm`)."
-    return [text, ""]
+    return [*heading, text, ""]
 
 
-def _profiles(runs: dict[str, RunChecks]) -> list[str]:
+def _profiles(runs: Iterable[str]) -> list[str]:
+    """Profile names in report order: protocol, paper, quick, then the others alphabetically."""
     return sorted(
         runs, key=lambda p: (PROFILE_ORDER.index(p) if p in PROFILE_ORDER else len(PROFILE_ORDER), p)
     )

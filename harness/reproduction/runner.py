@@ -192,12 +192,31 @@ def load_results(run_dir: Path) -> pd.DataFrame:
     return collect([run_dir]) if result_files(run_dir) else empty_results()
 
 
-def evaluate(plan: ReproductionPlan, run_dir: Path) -> list[Check]:
-    """Write the paper's tables and figures and ``checks.json`` for ``run_dir``; return the checks."""
+def evaluate(plan: ReproductionPlan, run_dir: Path, *, out_dir: Path | None = None) -> list[Check]:
+    """Write the paper's tables and figures and ``checks.json`` for ``run_dir``; return the checks.
+
+    Parameters
+    ----------
+    plan : ReproductionPlan
+        The experiment's reproduction block for the run's profile.
+    run_dir : Path
+        The run directory (its job directories hold the rows; a stopped run is evaluated on the
+        trials it completed).
+    out_dir : Path, optional
+        Write checks.json, tables and figures here instead of ``run_dir/reproduction`` (the
+        run's ``reproduction.json`` is copied there first, so its cost and sittings are read).
+    """
     module = plan.load_checks()
     results = load_results(run_dir)
-    run = ReproductionRun(plan, Path(run_dir), results)
+    run = ReproductionRun(plan, Path(run_dir), results, output_dir=out_dir)
     run.out_dir.mkdir(parents=True, exist_ok=True)
+    own_meta = Path(run_dir) / "reproduction" / META_FILE
+    if (
+        out_dir is not None
+        and own_meta.is_file()
+        and own_meta.resolve() != (run.out_dir / META_FILE).resolve()
+    ):
+        shutil.copyfile(own_meta, run.out_dir / META_FILE)
     if len(results) and not plan.persist:  # a persisted run's rows are committed in its job directories
         write_table(results, run.out_dir / "results.parquet")
     artifacts_error = ""
@@ -236,7 +255,11 @@ def evaluate(plan: ReproductionPlan, run_dir: Path) -> list[Check]:
             "profile_description": plan.description,
             "run_dir": str(run_dir),
             "evaluated": datetime.now(UTC).isoformat(timespec="seconds"),
-            "cost": cost_summary(results, meta),
+            "cost": {
+                **cost_summary(results, meta),
+                "completed_jobs": completed_jobs(run_dir),
+                "progress": sweep_progress(run_dir, meta),
+            },
             "artifacts": sorted(_relative_outputs(run.out_dir)),
             "artifacts_error": artifacts_error,
             "checks": [c.to_dict() for c in checks],
@@ -259,17 +282,71 @@ def cost_summary(results: pd.DataFrame, meta: dict[str, Any]) -> dict[str, Any]:
         statuses = {str(k): int(v) for k, v in results["status"].value_counts().items()}
     else:
         trials, fit, sample, metric, statuses = 0, 0.0, 0.0, 0.0, {}
+    wall, estimated = sittings_wall_seconds(meta, results)
     return {
         "trials": int(trials),
         "statuses": statuses,
         "fit_seconds": float(fit),
         "sample_seconds": float(sample),
         "metric_seconds": float(metric),
-        "wall_seconds": meta.get("wall_seconds"),
+        "wall_seconds": wall,
+        "wall_from_rows": estimated,
         "machine": meta.get("machine") or machine(),
         "planned": int(sum((meta.get("jobs") or {}).values())),
         "sittings": len(meta.get("sittings") or []),
     }
+
+
+def sittings_wall_seconds(meta: dict[str, Any], results: pd.DataFrame) -> tuple[float | None, bool]:
+    """Wall clock of a run's sittings, and whether any sitting's was read from its rows.
+
+    A sitting records its wall clock after each sweep; one stopped mid-sweep (the session ended)
+    recorded only its start. Its wall clock is then taken as its start to the timestamp of the
+    last row written before the next sitting started (rows carry the time they were written).
+
+    Parameters
+    ----------
+    meta : dict
+        The run's ``reproduction.json`` (``wall_seconds`` and ``sittings``).
+    results : DataFrame
+        The run's rows (their ``timestamp`` column).
+
+    Returns
+    -------
+    tuple of (float or None, bool)
+        The summed wall clock (``meta['wall_seconds']`` when there are no sittings) and whether
+        a sitting's wall clock was estimated from the rows.
+    """
+    sittings = meta.get("sittings") or []
+    if not sittings:
+        return meta.get("wall_seconds"), False
+    stamps = pd.to_datetime(
+        results["timestamp"] if "timestamp" in results else pd.Series(dtype=str), utc=True, errors="coerce"
+    ).dropna()
+    starts = [pd.to_datetime(str(s.get("started")), utc=True, errors="coerce") for s in sittings]
+    total, estimated = 0.0, False
+    for i, sitting in enumerate(sittings):
+        recorded = float(sitting.get("wall_seconds") or 0.0)
+        start, end = starts[i], starts[i + 1] if i + 1 < len(starts) else pd.NaT
+        if pd.isna(start):
+            total += recorded
+            continue
+        inside = stamps[(stamps >= start) & ((stamps < end) if not pd.isna(end) else True)]
+        from_rows = float((inside.max() - start).total_seconds()) if len(inside) else 0.0
+        if from_rows > recorded:
+            recorded, estimated = from_rows, True
+        total += recorded
+    return total, estimated
+
+
+def sweep_progress(run_dir: Path, meta: dict[str, Any]) -> dict[str, list[int]]:
+    """``{sweep: [completed jobs, planned jobs]}`` of a run (planned from its ``reproduction.json``)."""
+    planned = {str(k): int(v) for k, v in (meta.get("jobs") or {}).items()}
+    done = {name: 0 for name in planned}
+    for rows in Path(run_dir).glob("*/*/rows.parquet"):
+        sweep = rows.parent.parent.name
+        done[sweep] = done.get(sweep, 0) + 1
+    return {name: [done[name], planned.get(name, done[name])] for name in done}
 
 
 def machine() -> dict[str, Any]:
@@ -320,6 +397,8 @@ def _read_json(path: Path) -> dict[str, Any]:
 __all__ = [
     "CHECKS_FILE",
     "META_FILE",
+    "RUNS_DIR",
+    "completed_jobs",
     "count_jobs",
     "evaluate",
     "load_results",
@@ -327,4 +406,6 @@ __all__ = [
     "preflight_plan",
     "reproduce",
     "results_root",
+    "sittings_wall_seconds",
+    "sweep_progress",
 ]

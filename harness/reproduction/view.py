@@ -38,11 +38,15 @@ class ReproductionRun:
         ``results/<experiment>/<timestamp>``.
     results : DataFrame
         The collected rows (schema of :mod:`harness.schema`); empty for closed-form reproductions.
+    output_dir : Path, optional
+        Where checks.json, tables/ and figures/ go instead of ``run_dir/reproduction`` (the report
+        evaluates a stopped persisted run there, leaving the committed run directory untouched).
     """
 
     plan: ReproductionPlan
     run_dir: Path
     results: pd.DataFrame
+    output_dir: Path | None = None
     _params: pd.DataFrame | None = field(default=None, repr=False)
 
     @property
@@ -57,8 +61,8 @@ class ReproductionRun:
 
     @property
     def out_dir(self) -> Path:
-        """``run_dir/reproduction``: checks.json, tables/ and figures/."""
-        return Path(self.run_dir) / "reproduction"
+        """``run_dir/reproduction`` (or ``output_dir``): checks.json, tables/ and figures/."""
+        return Path(self.output_dir) if self.output_dir is not None else Path(self.run_dir) / "reproduction"
 
     # ------------------------------------------------------------------ selections
     def params(self) -> pd.DataFrame:

@@ -56,5 +56,5 @@ def test_persisted_profile_is_resumed_by_the_same_command(privbench: Runner, tmp
     out = tmp_path / "doc"
     privbench("reproduction-report", str(run_dir), "-o", str(out))
     text = (out / "REPRODUCTION.md").read_text()
-    assert "incomplete" not in text and "4 trials, 2 sittings" in text
+    assert "incomplete: " not in text and "4 trials, 2 sittings" in text
     assert "### Profile `long`" in text and (out / "resumable" / "long" / "checks.json").is_file()
