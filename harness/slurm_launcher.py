@@ -100,8 +100,23 @@ def install() -> None:
 
 
 def run_trials(launcher: SubmititSlurmLauncher, calls: list[tuple[Any, ...]]) -> list[JobReturn]:
-    """The body of one SLURM job: submitit's job body for each of its trials, one after another."""
-    return [launcher(*call) for call in calls]
+    """The body of one SLURM job: submitit's job body for each of its trials, one after another.
+
+    Near the job's time limit submitit interrupts the running trial with ``UncompletedJobError``
+    (its timeout signal, ``signal_delay_s`` before the limit); Hydra turns that into a failed
+    job return. It is raised again here, so the job ends with it and the launcher records every
+    trial of the job without rows as timed out (:func:`_lost`).
+    """
+    from submitit.core.utils import UncompletedJobError
+
+    returns = []
+    for call in calls:
+        ret = launcher(*call)
+        interrupted = getattr(ret, "_return_value", None)
+        if ret.status == JobStatus.FAILED and isinstance(interrupted, UncompletedJobError):
+            raise interrupted
+        returns.append(ret)
+    return returns
 
 
 def launch(
@@ -202,6 +217,8 @@ def _lost(
 ) -> dict[int, JobReturn]:
     """Placeholder rows and failed outcomes for the trials of a lost job that have no rows."""
     slurm_state = _state(job)
+    if "timed-out" in str(exc):  # submitit's time-limit signal ended the job before SLURM did
+        slurm_state = "TIMEOUT"
     reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
     log.error("SLURM job %s (state %s) produced no result: %s", job.job_id, slurm_state, reason)
     status = "timeout" if slurm_state.startswith("TIMEOUT") else "error"

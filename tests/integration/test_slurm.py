@@ -217,3 +217,28 @@ def test_cancelled_sweep_resumes_in_place(
     assert _trials(rows) == planned  # every planned trial, each exactly once
     assert (rows["status"] == "ok").all()
     assert not rows.duplicated(["trial_key", "metric", "variant"]).any()
+
+
+def test_slurm_time_limit_is_a_timeout_row(
+    slurm_cluster: SlurmCluster, privbench: Runner, tmp_path: Path
+) -> None:
+    """A trial that outlives its SLURM job's time limit ends as a ``timeout`` status row, with the
+    command's summary line and exit 1 (no traceback)."""
+    fixtures = REPO / "tests" / "fixtures" / "conf"
+    started = time.monotonic()
+    proc = privbench(
+        "run", "-m", "--config-dir", str(fixtures), "generator=sleepy", "generator.seconds=600",
+        "runtime.timeout_s=900", *_launcher(slurm_cluster, "hydra.launcher.mem_gb=1"),
+        "hydra.launcher.timeout_min=1", "hydra.launcher.signal_delay_s=5", check=False, timeout=400,
+    )  # fmt: skip
+    last = proc.stderr.strip().splitlines()[-1]
+    print(
+        f"\n[slurm] time-limited trial: exit {proc.returncode} after {time.monotonic() - started:.1f} s; {last}"
+    )
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr, proc.stderr[-3000:]
+    assert last.startswith("privbench: 1 trial(s): 1 failed") and "[SLURM TIMEOUT] [timeout]" in last, last
+    (run_dir,) = _sweep_dirs(tmp_path)
+    rows = _collected(privbench, run_dir, tmp_path)
+    assert rows["status"].tolist() == ["timeout"]
+    assert rows["error"].iloc[0].startswith(LOST_PREFIX) and "ended TIMEOUT" in rows["error"].iloc[0]
+    assert rows["generator"].tolist() == ["sleepy"] and rows["dataset"].tolist() == ["adult"]
