@@ -26,6 +26,7 @@ from omegaconf import OmegaConf, open_dict
 from omegaconf.errors import OmegaConfBaseException
 from tqdm import tqdm
 
+from harness import composition_memo
 from harness.errors import ConfigError, PrivbenchError, unknown_name
 from harness.registry import GROUPS, names
 from harness.spec import plain_dict
@@ -319,6 +320,8 @@ def preflight_jobs(overrides: Sequence[str], *, multirun: bool, base_dir: Path) 
     from harness.app import trial_config
     from harness.trial import prepare_trial
 
+    composition_memo.install()  # Hydra's own compositions of these jobs reuse the preflight's
+    composition_memo.clear()  # YAML files edited since an earlier command are read again
     check_group_choices(overrides)
     with hydra_context():
         jobs = expand_jobs(overrides, multirun=multirun)

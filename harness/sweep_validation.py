@@ -16,6 +16,8 @@ from collections.abc import Sequence
 
 from hydra.plugins.sweeper import Sweeper
 
+from harness import composition_memo
+
 PREFLIGHT_ENV = "PRIVBENCH_N_JOBS"
 KEEP_ENV = "PRIVBENCH_HYDRA_VALIDATE"
 _hydra_validate = Sweeper.validate_batch_is_legal
@@ -29,5 +31,11 @@ def validate_batch_is_legal(self: Sweeper, batch: Sequence[Sequence[str]]) -> No
 
 
 def install() -> None:
-    """Make every Hydra sweeper use :func:`validate_batch_is_legal` (idempotent)."""
+    """Make every Hydra sweeper use :func:`validate_batch_is_legal` (idempotent).
+
+    Also installs :mod:`harness.composition_memo`: Hydra's mode probe, its run / multirun
+    composition and the launcher's composition of every job reuse the defaults trees and
+    merged YAML files of the preflight (or of the first job with the same config groups).
+    """
     Sweeper.validate_batch_is_legal = validate_batch_is_legal  # type: ignore[method-assign]
+    composition_memo.install()

@@ -9,8 +9,10 @@ the generator or of a metric are rows with a status, never exceptions; only bad 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
+import os
 import tempfile
 import time
 from collections.abc import Mapping
@@ -52,6 +54,7 @@ from harness.threads import limit_threads
 from harness.versions import versions
 
 COST_METRICS: tuple[str, ...] = ("fit_seconds", "sample_seconds", "peak_rss_mb")
+WARM_UP_ENV = "PRIVBENCH_WARM_UP"
 
 
 @dataclass(frozen=True)
@@ -419,6 +422,7 @@ def _metric_rows(p: PreparedTrial, variant: VariantOutcome) -> list[dict[str, An
             )
             continue
         seed = derive_seed(p.cfg.gen_seed, "metric", name)
+        warm_up(metric, p.cfg.threads)  # imports the compute makes on first use: not its metric_s
         start = time.perf_counter()
         try:
             with stage(f"computing {name}", _trial_label(p)):
@@ -523,6 +527,25 @@ class _Calibrator:
             p = self.p
             self.releases = reference_releases(p.train, p.control, p.spec, self.block)
         return self.releases
+
+
+def warm_up(metric: BaseMetric, threads: int) -> None:
+    """Run the metric's ``warm_up`` hook (if any) before its clock starts (tracker issue 18).
+
+    A metric that imports a heavy library inside ``compute`` (Anonymeter, with numba and polars)
+    declares ``warm_up()`` doing those imports; without it the first trial of a process would
+    bill seconds of imports to the metric's ``metric_s``. The hook runs under the trial's thread
+    budget, as ``compute`` would (numba reads its thread count when imported), and the budget's
+    first set-up (threadpoolctl's library scan) is paid here too. An ImportError is left to
+    ``compute`` (which records it as before). ``PRIVBENCH_WARM_UP=0`` skips this (the
+    behaviour before issue 18).
+    """
+    if os.environ.get(WARM_UP_ENV, "1") == "0":
+        return
+    hook = getattr(metric, "warm_up", None)
+    with limit_threads(threads), contextlib.suppress(ImportError):
+        if callable(hook):
+            hook()
 
 
 def _compute_metric(

@@ -12,6 +12,15 @@ Bayesian-network metrics still work where torch is installed.
 The SDMetrics wrappers call :func:`preload_sdmetrics` when they are built (preflight and
 ``prepare_trial`` build the metrics), so the import is never part of a metric's ``metric_s``.
 
+Only the SDMetrics subpackages a metric uses are loaded (issue 18): the package's ``__init__``
+imports every metric family, the reports and their plotly figures (about 0.5 s of CPU), where a
+KS statistic needs ``sdmetrics.single_column``. The light subpackages (:data:`LIGHT`) are
+imported on their own, with the package itself registered but not yet initialised; the first
+use of anything else (an attribute of ``sdmetrics``, any other subpackage) runs the package's
+``__init__`` then, without torch as above, so ``import sdmetrics`` code anywhere sees the
+package exactly as shipped. ``PRIVBENCH_SDMETRICS_PARTIAL=0`` imports the whole package (as
+before issue 18).
+
 ``PRIVBENCH_LAZY_IMPORTS=0`` turns this off (the behaviour before issue 15: SDMetrics imported
 as shipped, torch included, on a metric's first ``compute``); ``benchmarks/bench_trial_overhead``
 compares both.
@@ -23,6 +32,7 @@ import importlib
 import importlib.abc
 import importlib.machinery
 import importlib.util
+import os
 import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -33,6 +43,11 @@ from harness.threads import lazy_imports
 
 BLOCKED: tuple[str, ...] = ("torch",)
 """Top-level packages whose import fails while SDMetrics loads."""
+
+LIGHT: tuple[str, ...] = ("base", "errors", "goal", "utils", "warnings", "single_column", "column_pairs")
+"""SDMetrics modules imported without the package's ``__init__`` (they import nothing else of it)."""
+
+PARTIAL_ENV = "PRIVBENCH_SDMETRICS_PARTIAL"
 
 
 def sdmetrics_module(name: str = "") -> ModuleType:
@@ -54,18 +69,105 @@ def sdmetrics_module(name: str = "") -> ModuleType:
     build their metrics in the main thread before any metric or generator runs.
     """
     if "sdmetrics" not in sys.modules and lazy_imports():
-        _import_without(BLOCKED)
-    return importlib.import_module(f"sdmetrics.{name}" if name else "sdmetrics")
+        if name.split(".", 1)[0] in LIGHT and os.environ.get(PARTIAL_ENV, "1") != "0":
+            _register_partial()
+        else:
+            _import_without(BLOCKED)
+    if not name:
+        _complete_partial()
+        return sys.modules["sdmetrics"]
+    return importlib.import_module(f"sdmetrics.{name}")
 
 
-def preload_sdmetrics() -> None:
+def preload_sdmetrics(*names: str) -> None:
     """Import SDMetrics now (when a wrapper is built), so no metric's ``metric_s`` pays for it.
+
+    Parameters
+    ----------
+    *names : str
+        The SDMetrics subpackages the metric uses (``"single_column"``, ``"errors"``); none = the
+        whole package.
 
     A no-op with ``PRIVBENCH_LAZY_IMPORTS=0`` (SDMetrics is then imported by the first
     ``compute``, as before).
     """
     if lazy_imports():
-        sdmetrics_module()
+        for name in names or ("",):
+            sdmetrics_module(name)
+
+
+class _PartialPackage(importlib.abc.MetaPathFinder):
+    """Completes the registered but uninitialised ``sdmetrics`` before a non-light submodule loads.
+
+    The submodule is then in ``sys.modules`` (the package's ``__init__`` imported it); the spec
+    returned hands that module to the import system instead of loading it a second time.
+    """
+
+    def find_spec(
+        self, fullname: str, path: Sequence[str] | None, target: ModuleType | None = None
+    ) -> importlib.machinery.ModuleSpec | None:
+        parts = fullname.split(".")
+        if parts[0] != "sdmetrics" or len(parts) < 2 or parts[1] in LIGHT:
+            return None
+        _complete_partial()
+        module = sys.modules.get(fullname)
+        if module is None:
+            return None  # not imported by the package's __init__: the ordinary finders load it
+        return importlib.util.spec_from_loader(fullname, _Loaded(module))
+
+
+class _Loaded(importlib.abc.Loader):
+    """A loader whose module is already loaded (see :class:`_PartialPackage`)."""
+
+    def __init__(self, module: ModuleType) -> None:
+        self.module = module
+
+    def create_module(self, spec: importlib.machinery.ModuleSpec) -> ModuleType:
+        return self.module
+
+    def exec_module(self, module: ModuleType) -> None:
+        return None
+
+
+_FINDER = _PartialPackage()
+
+
+def _register_partial() -> None:
+    """Put ``sdmetrics`` into ``sys.modules`` without running its ``__init__`` (see the module notes)."""
+    spec = importlib.util.find_spec("sdmetrics")
+    if spec is None or spec.loader is None:
+        importlib.import_module("sdmetrics")  # raises the usual ModuleNotFoundError
+        return
+    package = importlib.util.module_from_spec(spec)
+    package.__getattr__ = _package_getattr  # type: ignore[method-assign]  # PEP 562: completes on first use
+    sys.modules["sdmetrics"] = package
+    sys.meta_path.insert(0, _FINDER)
+
+
+def _package_getattr(attr: str) -> Any:
+    """``sdmetrics.<attr>`` on the uninitialised package: initialise it, then look again."""
+    _complete_partial()
+    return getattr(sys.modules["sdmetrics"], attr)
+
+
+def _complete_partial() -> None:
+    """Run the ``__init__`` of a partially imported ``sdmetrics`` (without torch); else nothing."""
+    if _FINDER not in sys.meta_path:
+        return
+    sys.meta_path.remove(_FINDER)
+    package = sys.modules["sdmetrics"]
+    vars(package).pop("__getattr__", None)
+    spec = package.__spec__
+    assert spec is not None and spec.loader is not None
+    names = [n for n in BLOCKED if n not in sys.modules]
+    before = set(sys.modules)
+    try:
+        with _blocked(names):
+            spec.loader.exec_module(package)
+    except ImportError:  # a future SDMetrics needs one of them: initialise it as shipped
+        spec.loader.exec_module(package)
+        return
+    _stand_in(names, set(sys.modules) - before)
 
 
 class _Blocker(importlib.abc.MetaPathFinder):
@@ -131,8 +233,13 @@ def _import_without(names: Sequence[str]) -> None:
             del sys.modules[partial]
         importlib.import_module("sdmetrics")
         return
+    _stand_in(names, set(sys.modules) - before)
+
+
+def _stand_in(names: Sequence[str], loaded: set[str]) -> None:
+    """Give the SDMetrics modules among ``loaded`` a :class:`LazyModule` for each blocked ``names``."""
     installed = [n for n in names if importlib.util.find_spec(n) is not None]
-    for module_name in set(sys.modules) - before:
+    for module_name in loaded:
         module = sys.modules.get(module_name)
         if module is None or not module_name.startswith("sdmetrics"):
             continue
@@ -141,4 +248,4 @@ def _import_without(names: Sequence[str]) -> None:
                 setattr(module, blocked, LazyModule(blocked))
 
 
-__all__ = ["BLOCKED", "LazyModule", "preload_sdmetrics", "sdmetrics_module"]
+__all__ = ["BLOCKED", "LIGHT", "PARTIAL_ENV", "LazyModule", "preload_sdmetrics", "sdmetrics_module"]

@@ -89,7 +89,7 @@ class SingleColumnMetric(BaseMetric):
     kind_label: ClassVar[str] = ""
 
     def __init__(self) -> None:
-        preload_sdmetrics()
+        preload_sdmetrics("single_column", "errors")
 
     def _sdmetrics_class(self, kind: str) -> Any:
         """The SDMetrics single-column metric class for a column of ``kind``."""

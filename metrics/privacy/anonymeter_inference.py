@@ -162,6 +162,10 @@ class AnonymeterInference(BaseMetric):
             )
         return cols
 
+    def warm_up(self) -> None:
+        """Import Anonymeter (numba, polars) before the clock starts: not billed to ``metric_s``."""
+        enable_numba_cache()
+
     def _compute(
         self,
         real: pd.DataFrame,

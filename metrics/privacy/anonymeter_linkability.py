@@ -175,6 +175,10 @@ class AnonymeterLinkability(BaseMetric):
         check_confidence_level(self.confidence_level)
         check_n_jobs(self.n_jobs)
 
+    def warm_up(self) -> None:
+        """Import Anonymeter (numba, polars) before the clock starts: not billed to ``metric_s``."""
+        enable_numba_cache()
+
     def _compute(
         self,
         real: pd.DataFrame,

@@ -129,6 +129,11 @@ class _RandomProxy:
         return getattr(np.random, name)
 
 
+def import_anonymeter() -> None:
+    """Import Anonymeter's evaluators (numba, polars): a metric's ``warm_up``, before its clock starts."""
+    import anonymeter.evaluators  # noqa: F401
+
+
 def enable_numba_cache() -> None:
     """Re-jit Anonymeter's distance kernels with ``cache=True`` (once per process).
 

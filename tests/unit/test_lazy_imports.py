@@ -139,3 +139,29 @@ def test_overhead_benchmark_runs_at_tiny_size(capsys: pytest.CaptureFixture[str]
     if importlib.util.find_spec("torch") is not None:
         assert "torch" in before  # SDMetrics as shipped
     assert "torch" not in after and "numba" not in after and "sdmetrics" in after
+
+
+PARTIAL = """
+    import json, sys
+    from harness.instantiate import build_metric
+
+    build_metric("ks_complement")
+    built = {"reports": "sdmetrics.reports" in sys.modules, "plotly": "plotly" in sys.modules}
+    import sdmetrics
+    version = sdmetrics.__version__  # first use of the package: its __init__ runs
+    from sdmetrics.single_column import KSComplement
+    print(json.dumps({**built, "version": version, "same": sdmetrics.single_column.KSComplement is KSComplement,
+                      "reports_after": "sdmetrics.reports" in sys.modules, "torch": "torch" in sys.modules}))
+"""
+
+
+def test_building_a_column_metric_imports_only_its_sdmetrics_subpackages(tmp_path: Path) -> None:
+    out = _python(PARTIAL, tmp_path)
+    assert out["reports"] is False and out["plotly"] is False  # issue 18: no reports, no plotly
+    assert out["version"] and out["same"] is True and out["reports_after"] is True
+    assert out["torch"] is False
+
+
+def test_partial_switch_imports_the_whole_package(tmp_path: Path) -> None:
+    out = _python(PARTIAL, tmp_path, PRIVBENCH_SDMETRICS_PARTIAL="0")
+    assert out["reports"] is True and out["torch"] is False
