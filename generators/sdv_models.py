@@ -96,6 +96,8 @@ def _bool(name: str, value: Any) -> None:
 class SdvSynthesizer(BaseGenerator):
     """Shared fit/sample of the SDV wrappers; subclasses name the model and its parameters."""
 
+    requires: ClassVar[tuple[str, tuple[str, ...]] | None] = ("sdv", ("torch", "sdv"))
+
     capabilities: ClassVar[GeneratorInfo] = GeneratorInfo(output_kind="synthetic")
     model: ClassVar[str] = ""
     conditional_on_target: bool

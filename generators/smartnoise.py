@@ -208,6 +208,8 @@ class SmartnoiseGenerator(BaseGenerator):
     implement :meth:`_create` (and optionally :meth:`_fit_library`).
     """
 
+    requires: ClassVar[tuple[str, tuple[str, ...]] | None] = ("dp", ("snsynth", "opendp"))
+
     capabilities: ClassVar[GeneratorInfo] = GeneratorInfo(output_kind="synthetic")
     synth_name: ClassVar[str] = ""
     style: ClassVar[str] = "cube"
@@ -591,6 +593,8 @@ class Mst(_MarginalGenerator):
         data (see the module docstring); ``bounds`` may still override numeric bounds.
     """
 
+    requires: ClassVar[tuple[str, tuple[str, ...]] | None] = ("dp", ("snsynth", "opendp", "mbi", "jax"))
+
     synth_name: ClassVar[str] = "mst"
 
     def __init__(
@@ -698,6 +702,7 @@ class Aim(_MarginalGenerator):
 
 # ====================================================================== GANs
 class _GanGenerator(SmartnoiseGenerator):
+    requires: ClassVar[tuple[str, tuple[str, ...]] | None] = ("dp", ("snsynth", "opendp", "torch", "opacus"))
     style: ClassVar[str] = "gan"
     n_iter: Any
     batch_size: Any
@@ -736,6 +741,7 @@ def dpgan_epsilon(steps: int, sample_rate: float, delta: float) -> float:
         ``batch_size / n``.
     delta : float
     """
+
     if steps == 0:
         return 0.0
     analysis = _import("opacus.privacy_analysis")

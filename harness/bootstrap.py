@@ -1,11 +1,17 @@
 """One-command set-up: ``python3 -m harness.bootstrap {demo,test,setup}``.
 
 Creates ``.venv`` next to ``pyproject.toml`` (if missing), installs privbench with the
-pinned versions of ``constraints.txt``, then
+pinned versions of ``constraints.txt`` and the optional extras the command needs, then
 
-* ``demo``: runs the demo experiment (seed-paper methods and baselines on Adult) and its report,
-* ``test``: runs the test suite (the command CI runs),
-* ``setup``: stops after installing.
+* ``demo``: runs the demo experiment (seed-paper methods and baselines on Adult) and its report
+  (extra ``sdv``: the demo's SDV Gaussian copula needs torch and sdv; no JAX, no dev tools),
+* ``test``: runs the test suite (the command CI runs; every extra: ``dev,cluster,sdv,dp``),
+* ``setup [EXTRAS]``: stops after installing the core, or the core and the comma-separated
+  extras (e.g. ``setup sdv,dp``).
+
+The core (harness, the non-deep generators, metrics, report) needs neither torch nor JAX; a
+generator whose extra is missing says which one to install. A later command with more extras
+installs the difference into the same ``.venv``.
 
 Uses only the standard library, so it runs on a machine with nothing but Python 3.11.
 """
@@ -21,7 +27,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 VENV = Path(os.environ.get("PRIVBENCH_VENV", ROOT / ".venv"))
-EXTRAS = "dev,cluster,sdv,dp"
+#: The optional extras each command installs.
+COMMAND_EXTRAS = {"demo": ("sdv",), "test": ("dev", "cluster", "sdv", "dp"), "setup": ()}
+#: Extras whose libraries need torch: its CPU build is installed first.
+TORCH_EXTRAS = frozenset({"sdv", "dp"})
 STAMP = VENV / ".privbench-installed"
 
 
@@ -34,22 +43,39 @@ def _run(cmd: list[str | Path], **kwargs: object) -> None:
     subprocess.run([str(c) for c in cmd], check=True, cwd=ROOT, **kwargs)  # type: ignore[call-overload]
 
 
-def setup() -> None:
-    """Create the virtual environment and install privbench into it (idempotent)."""
+def setup(extras: tuple[str, ...] = ()) -> None:
+    """Create the virtual environment and install privbench with ``extras`` into it (idempotent)."""
     if sys.version_info[:2] < (3, 11):  # noqa: UP036 - users may run it with an older python3
         sys.exit(f"privbench needs Python >= 3.11; this is {sys.version.split()[0]}")
     if not _bin("python").exists():
         print(f"creating virtual environment {VENV}", flush=True)
         venv.EnvBuilder(with_pip=True).create(VENV)
     fingerprint = "".join((ROOT / f).read_text() for f in ("pyproject.toml", "constraints.txt"))
-    if STAMP.exists() and STAMP.read_text() == fingerprint:
+    installed = _installed_extras(fingerprint)
+    wanted = sorted(set(installed or ()) | set(extras))
+    if installed is not None and set(extras) <= set(installed):
         return
     pip = [str(_bin("python")), "-m", "pip", "install", "--disable-pip-version-check"]
     _run([*pip, "--upgrade", "pip>=24"])
-    # torch first: the CPU build of the pinned version; otherwise pip pulls several GB of CUDA torch
-    _run([*pip, "-c", "constraints.txt", "torch==2.13.0"])
-    _run([*pip, "-c", "constraints.txt", "-e", f".[{EXTRAS}]"])
-    STAMP.write_text(fingerprint)
+    if TORCH_EXTRAS & set(wanted):
+        # torch first: the CPU build of the pinned version; otherwise pip pulls several GB of CUDA torch
+        _run([*pip, "-c", "constraints.txt", "torch==2.13.0"])
+    _run([*pip, "-c", "constraints.txt", "-e", f".[{','.join(wanted)}]" if wanted else "."])
+    STAMP.write_text(fingerprint + EXTRAS_LINE + ",".join(wanted))
+
+
+EXTRAS_LINE = "\n# extras: "
+
+
+def _installed_extras(fingerprint: str) -> list[str] | None:
+    """The extras installed for this ``pyproject.toml``/``constraints.txt`` (None: install again)."""
+    if not STAMP.exists():
+        return None
+    text = STAMP.read_text()
+    stamped, _, extras = text.partition(EXTRAS_LINE)
+    if stamped != fingerprint:
+        return None
+    return [e for e in extras.split(",") if e] if EXTRAS_LINE in text else ["dev", "cluster", "sdv", "dp"]
 
 
 def demo() -> None:
@@ -117,9 +143,12 @@ def test() -> None:
 def main(argv: list[str]) -> None:
     """Dispatch ``demo``, ``test`` or ``setup``."""
     command = argv[0] if argv else "demo"
-    if command not in ("demo", "test", "setup"):
-        sys.exit("usage: python3 -m harness.bootstrap {demo,test,setup}")
-    setup()
+    if command not in COMMAND_EXTRAS:
+        sys.exit("usage: python3 -m harness.bootstrap {demo,test,setup [EXTRAS]}")
+    extras = COMMAND_EXTRAS[command]
+    if command == "setup" and len(argv) > 1:
+        extras = tuple(e for e in argv[1].split(",") if e)
+    setup(extras)
     if command == "demo":
         demo()
     elif command == "test":

@@ -246,6 +246,9 @@ def _run(rest: list[str]) -> int:
     from harness.preflight import check_repeated_keys, per_name_overrides
 
     check_repeated_keys([a for a in rest if not a.startswith("-")])
+    from harness.slurm_config import require_for
+
+    require_for([a for a in rest if not a.startswith("-")])
     _check_results_dir(Path(os.environ.get("PRIVBENCH_RESULTS_DIR", "results")))
 
     rest = [a for a in rest if a.startswith("-")] + per_name_overrides(
@@ -292,11 +295,14 @@ def _run(rest: list[str]) -> int:
                     file=sys.stderr,
                 )
                 rest.append(f"hydra.sweep.dir={sweep_dir}")
-    from harness import slurm_launcher, sweep_validation
+    from harness import slurm_config, sweep_validation
     from harness.app import hydra_main
     from harness.run_status import STATUS_DIR_ENV, new_status_dir, read_outcomes, summary
 
-    slurm_launcher.install()  # hydra/launcher=slurm: completed trials not resubmitted, lost jobs in the summary
+    if slurm_config.AVAILABLE:
+        from harness import slurm_launcher
+
+        slurm_launcher.install()  # hydra/launcher=slurm: completed trials not resubmitted, lost jobs in the summary
     sweep_validation.install()  # the preflight composed every job: Hydra's sweeper need not again
 
     reports = not (set(flags) & hydra_only)

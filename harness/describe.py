@@ -40,10 +40,22 @@ def describe(group: str) -> list[tuple[str, str]]:
     out = []
     for name in names(group):
         try:
-            out.append((name, _summary(group, name)))
+            out.append((name, _summary(group, name) + _availability(group, name)))
         except PrivbenchError as exc:
             out.append((name, f"(invalid: {exc})"))
     return out
+
+
+def _availability(group: str, name: str) -> str:
+    """`` [needs privbench[EXTRA]: not installed]`` for a generator whose optional extra is missing."""
+    if group != "generator":
+        return ""
+    target, _, _ = split_config(read_config(group, name))
+    cls = import_target(target)
+    requires = getattr(cls, "requires", None)
+    if requires is None or not hasattr(cls, "missing_extra") or cls.missing_extra() is None:
+        return ""
+    return f" [needs privbench[{requires[0]}]: not installed]"
 
 
 def parameters(group: str, name: str) -> list[Parameter]:
@@ -72,7 +84,10 @@ def describe_one(name: str) -> list[str]:
     for group in ("generator", "metric", "dataset", "suite", "experiment", "profile"):
         if name not in names(group):
             continue
-        lines = [f"{name} ({group}, {config_path(group, name)})", f"  {_summary(group, name)}"]
+        lines = [
+            f"{name} ({group}, {config_path(group, name)})",
+            f"  {_summary(group, name)}{_availability(group, name)}",
+        ]
         if group in ("generator", "metric"):
             params = parameters(group, name)
             lines.append("  parameters (default; meaning and valid values):" if params else "  no parameters")

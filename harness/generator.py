@@ -8,6 +8,7 @@ Hyper-parameters are stored unchanged in ``__init__`` and validated in
 
 from __future__ import annotations
 
+import importlib.util
 from dataclasses import asdict, dataclass
 from typing import Any, ClassVar, Literal
 
@@ -79,8 +80,29 @@ class BaseGenerator(ParamsMixin):
     """
 
     capabilities: ClassVar[GeneratorInfo] = GeneratorInfo()
+    #: The optional extra of privbench that installs the libraries this generator imports, and
+    #: their top-level modules, e.g. ``("sdv", ("torch", "sdv"))``; None for the core install.
+    requires: ClassVar[tuple[str, tuple[str, ...]] | None] = None
 
     # ------------------------------------------------------------------ parameters
+
+    @classmethod
+    def missing_extra(cls) -> str | None:
+        """One line naming the optional extra to install when a required module is absent, else None.
+
+        Looks the modules up without importing them (``importlib.util.find_spec``), so the check
+        costs nothing when they are installed (torch's import alone takes seconds).
+        """
+        if cls.requires is None:
+            return None
+        extra, modules = cls.requires
+        missing = [m for m in modules if not _installed(m)]
+        if not missing:
+            return None
+        return (
+            f"{cls.__name__} needs the optional extra privbench[{extra}] ({', '.join(missing)} not installed): "
+            f"pip install 'privbench[{extra}]' (python3 -m harness.bootstrap test installs every extra)"
+        )
 
     def info(self) -> GeneratorInfo:
         """Return the capability flags of this generator (may depend on its parameters)."""
@@ -103,8 +125,12 @@ class BaseGenerator(ParamsMixin):
         """Validate the parameters against the dataset schema, without data.
 
         Called by :meth:`fit`, and meant for the trial's preflight (one-line
-        :class:`ConfigError` before any trial runs).
+        :class:`ConfigError` before any trial runs): a missing optional extra, impossible
+        parameters, a schema the parameters cannot use.
         """
+        missing = self.missing_extra()
+        if missing:
+            raise ConfigError(missing)
         self._validate_params()
         self._validate_spec(spec)
 
@@ -255,3 +281,11 @@ def _check_table(frame: pd.DataFrame, spec: DatasetSpec, what: str) -> None:
             f"{what} columns do not match dataset {spec.name!r}: missing {missing}, unexpected {extra}"
             + ("" if missing or extra else " (order differs)")
         )
+
+
+def _installed(module: str) -> bool:
+    """True when ``module`` can be imported (found on the path; not imported)."""
+    try:
+        return importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):
+        return False

@@ -21,7 +21,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from hydra.core.config_store import ConfigStore
-from hydra_plugins.hydra_submitit_launcher.config import SlurmQueueConf
+
+from harness.errors import ConfigError
+
+try:
+    from hydra_plugins.hydra_submitit_launcher.config import SlurmQueueConf
+except ImportError:  # the core install, without the optional extra privbench[cluster]
+    AVAILABLE = False
+else:
+    AVAILABLE = True
 
 #: The name of the registered node in the ``hydra/launcher`` group.
 NODE_NAME = "privbench_slurm"
@@ -29,20 +37,38 @@ NODE_NAME = "privbench_slurm"
 #: Settings of the node that are privbench's, removed before the rest goes to submitit.
 OWN_KEYS = ("trials_per_job", "mem_headroom")
 
+#: Launchers of ``experiments/hydra/launcher`` and Hydra's submitit plugin that need the extra.
+SUBMITIT_LAUNCHERS = ("slurm", "submitit_local", "submitit_slurm")
 
-@dataclass
-class PrivbenchSlurmConf(SlurmQueueConf):
-    """submitit's ``SlurmQueueConf`` with privbench's packing and memory sizing settings."""
 
-    trials_per_job: int = 1
-    mem_headroom: float = 1.5
+def require_for(overrides: list[str]) -> None:
+    """Raise a one-line :class:`ConfigError` when the overrides choose a submitit launcher that is not installed."""
+    for override in overrides:
+        key, _, value = override.partition("=")
+        if key.lstrip("+~") == "hydra/launcher" and value in SUBMITIT_LAUNCHERS and not AVAILABLE:
+            raise ConfigError(
+                f"hydra/launcher={value} needs the optional extra privbench[cluster] (submitit, "
+                "hydra-submitit-launcher not installed): pip install 'privbench[cluster]'"
+            )
+
+
+if AVAILABLE:
+
+    @dataclass
+    class PrivbenchSlurmConf(SlurmQueueConf):
+        """submitit's ``SlurmQueueConf`` with privbench's packing and memory sizing settings."""
+
+        trials_per_job: int = 1
+        mem_headroom: float = 1.5
 
 
 def register() -> None:
-    """Register :class:`PrivbenchSlurmConf` as ``hydra/launcher/privbench_slurm`` (idempotent)."""
-    ConfigStore.instance().store(
-        group="hydra/launcher", name=NODE_NAME, node=PrivbenchSlurmConf(), provider="privbench"
-    )
+    """Register ``PrivbenchSlurmConf`` as ``hydra/launcher/privbench_slurm`` (idempotent; nothing
+    without the extra)."""
+    if AVAILABLE:
+        ConfigStore.instance().store(
+            group="hydra/launcher", name=NODE_NAME, node=PrivbenchSlurmConf(), provider="privbench"
+        )
 
 
 register()
