@@ -4,6 +4,9 @@ nothing run, input files untouched."""
 from __future__ import annotations
 
 import hashlib
+import os
+import subprocess
+from collections.abc import Callable
 from pathlib import Path
 
 import pandas as pd
@@ -232,6 +235,31 @@ def test_duplicated_csv_column_names(privbench: Runner, tmp_path: Path) -> None:
     assert_one_line_error(
         proc, "declared column(s) 'c' not found", "'a.1': a header name that appears more than once"
     )
+
+
+def _read_only(folder: Path) -> Callable[[], None]:
+    """Make ``folder`` unwritable, even for root (``chattr +i``); return the undo."""
+    if os.geteuid() != 0:
+        folder.chmod(0o555)
+        return lambda: folder.chmod(0o755)
+    proc = subprocess.run(["chattr", "+i", str(folder)], capture_output=True, text=True)
+    if proc.returncode != 0:
+        pytest.skip(
+            f"root ignores permission bits and this filesystem refuses chattr +i: {proc.stderr.strip()}"
+        )
+    return lambda: subprocess.run(["chattr", "-i", str(folder)], check=True)
+
+
+def test_results_directory_that_is_not_writable(privbench: Runner, tmp_path: Path) -> None:
+    results = tmp_path / "results"
+    results.mkdir()
+    undo = _read_only(results)
+    try:
+        proc = privbench("run", "data.max_rows=300", "suite=fast", check=False)
+    finally:
+        undo()
+    assert_one_line_error(proc, f"results directory {results}: {results} is not writable")
+    assert list(results.iterdir()) == []
 
 
 def test_results_directory_that_is_a_file(privbench: Runner, tmp_path: Path) -> None:
