@@ -13,10 +13,13 @@ of the results table touches generator or metric objects). One module per concep
 ``optimisation`` optimisation paths and the oracle
 ``tradeoff``    the privacy–utility trade-off score (U6)
 ``comparisons`` the comparison tables of the report (ranks, control, baseline, oracle, paths, trade-off)
+``control``     the Wilcoxon–Holm table against a control (comparisons too few blocks to test left out)
+``comparison_base`` what the comparison tables share (result type, skip signal, block matrices)
 ``formatting``  numbers → display text, best cells in bold
 ``render``      Markdown, LaTeX booktabs, HTML and CSV writers
 ``style``       the figure style
 ``figures``     privacy-utility scatter, per-family box plots, cost bars
+``boxes``       box-and-strip panels (dots sampled above 200 trials per variant)
 ``pareto``      Pareto front and the per-variant privacy-utility scatter
 ``stat_figures`` critical-difference diagram, sign-test bars
 ``privacy_figures`` k-threshold curves, distances against the holdout

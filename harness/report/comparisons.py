@@ -7,7 +7,9 @@ and a note — or raises :class:`TableSkipped` with a one-line reason when the r
 the table needs (one generator variant, no utility metric, fewer than three treatments for
 Friedman...). The statistics themselves live in :mod:`~harness.report.ranking`,
 :mod:`~harness.report.bayes`, :mod:`~harness.report.optimisation` and
-:mod:`~harness.report.tradeoff`.
+:mod:`~harness.report.tradeoff`; the Wilcoxon–Holm table against a control in
+:mod:`~harness.report.control`, the shared types in :mod:`~harness.report.comparison_base`
+(both re-exported here).
 
 Treatments are generator variants (the report's labels); blocks are the settings' block
 columns, within which a treatment's runs (e.g. generation seeds) are averaged.
@@ -17,76 +19,45 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
 from harness.errors import ConfigError
 from harness.report.bayes import bayes_sign_tests, win_draw_lose
+from harness.report.comparison_base import (
+    ComparisonTable,
+    TableSkipped,
+    column_scores,
+    format_p,
+    main_columns,
+    stringify_blocks,
+)
+from harness.report.control import choose_control, control_table
 from harness.report.formatting import MISSING, column_decimals, format_mean_std, format_number
 from harness.report.goals import direction_text
 from harness.report.optimisation import optimisation_paths, oracle_deltas
 from harness.report.prepare import column_info
-from harness.report.ranking import (
-    block_matrix,
-    friedman,
-    rank_matrix,
-    rows_goal,
-    select_metric,
-    wilcoxon_holm,
-)
+from harness.report.ranking import friedman, select_metric
 from harness.report.render import DisplayTable
 from harness.report.settings import REAL_BASELINE, ReportSettings, default_tradeoff_utility, split_column
 from harness.report.tradeoff import PRIVACY_VARIANTS, tradeoff_scores, tradeoff_summary
 
+__all__ = [
+    "ComparisonTable",
+    "TableSkipped",
+    "choose_control",
+    "column_scores",
+    "control_table",
+    "paths_table",
+    "rank_table",
+    "sign_test_table",
+    "stringify_blocks",
+    "tradeoff_table",
+    "win_draw_lose_table",
+]
+
 PATH_NAMES: dict[str, str] = {"privacy_first": "best privacy", "performance_first": "best utility"}
-
-
-class TableSkipped(Exception):
-    """The run lacks what a table needs; ``str(exc)`` says what."""
-
-
-@dataclass(frozen=True)
-class ComparisonTable:
-    """A comparison table: file stem, caption, numbers, display and an optional note."""
-
-    stem: str
-    caption: str
-    numbers: pd.DataFrame
-    display: DisplayTable
-    note: str | None = None
-
-
-def stringify_blocks(frame: pd.DataFrame, blocks: Sequence[str]) -> pd.DataFrame:
-    """A copy of ``frame`` whose block columns are strings (NA → ``""``), so no block is dropped."""
-    out = frame.copy()
-    for col in blocks:
-        out[col] = out[col].astype("string").fillna("").astype(str)
-    return out
-
-
-def column_scores(
-    frame: pd.DataFrame, column: str, blocks: Sequence[str]
-) -> tuple[pd.DataFrame, str, float | None]:
-    """Block matrix (rows = blocks, columns = variant labels) and goal of one metric column.
-
-    Raises
-    ------
-    TableSkipped
-        If the column has no ok value.
-    """
-    metric, variant = split_column(column)
-    try:
-        rows = select_metric(frame, metric, variant)
-    except ConfigError as exc:
-        raise TableSkipped(str(exc)) from None
-    goal, target = rows_goal(rows)
-    ok = rows[(rows["status"] == "ok") & np.isfinite(rows["value"])]
-    if ok.empty:
-        raise TableSkipped(f"{column} has no ok value")
-    scores = block_matrix(stringify_blocks(ok, blocks), blocks=blocks)
-    return scores, goal, target
 
 
 def rank_table(frame: pd.DataFrame, settings: ReportSettings) -> ComparisonTable:
@@ -147,7 +118,7 @@ def rank_table(frame: pd.DataFrame, settings: ReportSettings) -> ComparisonTable
             for t in treatments
         ]
         first = sub.iloc[0]
-        cells.append(f"{format_number(first['statistic'])} ({_p(first['p_value'])})")
+        cells.append(f"{format_number(first['statistic'])} ({format_p(first['p_value'])})")
         dropped = int(first["dropped_blocks"])
         cells.append(str(int(first["n_blocks"])) + (f" (+{dropped} incomplete)" if dropped else ""))
         text[header] = cells
@@ -169,119 +140,6 @@ def rank_table(frame: pd.DataFrame, settings: ReportSettings) -> ComparisonTable
     return ComparisonTable("ranks", "Mean rank ± sd and Friedman test", numbers, display, note)
 
 
-def choose_control(frame: pd.DataFrame, settings: ReportSettings) -> str:
-    """The Wilcoxon–Holm control: the configured label, else the best mean rank on the utility (or privacy) column.
-
-    Raises
-    ------
-    TableSkipped
-        If the configured control is not a variant of the run, or nothing can be ranked.
-    """
-    labels = sorted(set(frame["label"]))
-    if settings.control is not None:
-        if settings.control not in labels:
-            raise TableSkipped(
-                f"control {settings.control!r} is not a generator variant of the run ({', '.join(labels)})"
-            )
-        return settings.control
-    for column in (settings.utility, settings.privacy):
-        if column is None:
-            continue
-        try:
-            scores, goal, target = column_scores(frame, column, list(settings.blocks or ()))
-        except TableSkipped:
-            continue
-        try:
-            ranks = rank_matrix(scores, goal, target).mean(axis=0)
-        except ConfigError:
-            continue
-        return str(ranks.sort_values(kind="stable").index[0])
-    raise TableSkipped("no privacy or utility column to choose a control by")
-
-
-MIN_PAIRED = 2
-"""Fewest blocks paired with the control for a Wilcoxon test (one pair always gives p = 1)."""
-
-
-def _paired(scores: pd.DataFrame, control: str, other: str) -> int:
-    return int(scores[[control, other]].dropna().shape[0])
-
-
-def control_table(frame: pd.DataFrame, settings: ReportSettings) -> ComparisonTable:
-    """Two-sided Wilcoxon signed-rank tests of the control against every other variant, Holm-adjusted (S3).
-
-    One block of rows for the utility column and one for the privacy column.
-
-    Raises
-    ------
-    TableSkipped
-        With fewer than two variants, no control, or no column with paired blocks.
-    """
-    if frame["label"].nunique() < 2:
-        raise TableSkipped("the run has a single generator variant")
-    control = choose_control(frame, settings)
-    blocks = list(settings.blocks or ())
-    parts = []
-    unpaired: list[str] = []
-    for column in _main_columns(settings):
-        try:
-            scores, goal, target = column_scores(frame, column, blocks)
-            if control not in scores.columns or scores.shape[1] < 2:
-                continue
-            testable = [
-                c for c in scores.columns if c == control or _paired(scores, control, c) >= MIN_PAIRED
-            ]
-            unpaired += [f"{c} on {column}" for c in scores.columns if c not in testable]
-            if len(testable) < 2:
-                continue
-            table = wilcoxon_holm(scores[testable], control, goal, target, alpha=settings.alpha)
-        except (TableSkipped, ConfigError):
-            continue
-        parts.append(table.assign(column=column))
-    if not parts:
-        why = f" (fewer than {MIN_PAIRED} paired blocks: {', '.join(unpaired)})" if unpaired else ""
-        raise TableSkipped(
-            f"no privacy or utility column has the control {control!r} and another variant{why}"
-        )
-    numbers = pd.concat(parts, ignore_index=True)
-    text = pd.DataFrame(
-        {
-            "metric": numbers["column"],
-            "generator": numbers["treatment"],
-            "blocks": numbers["n"].astype(int).astype(str),
-            "mean": [format_number(v) for v in numbers["mean"]],
-            "control mean": [format_number(v) for v in numbers["control_mean"]],
-            "W": [MISSING if math.isnan(float(v)) else f"{float(v):g}" for v in numbers["statistic"]],
-            "p": [_p(v) for v in numbers["p_value"]],
-            "p (Holm)": [_p(v) for v in numbers["p_holm"]],
-            "better": numbers["better"].replace({"": MISSING}),
-        }
-    )
-    bold = pd.DataFrame(False, index=text.index, columns=text.columns)
-    bold["p (Holm)"] = numbers["significant"].to_numpy(dtype=bool)
-    note = (
-        f"Control: {control}"
-        + ("" if settings.control else " (default: best mean rank)")
-        + ". Paired samples are "
-        f"block means (blocks: {', '.join(blocks)}); Holm adjustment within each metric; bold: p (Holm) < "
-        f"{settings.alpha:g}. With N blocks the smallest two-sided exact p is 2/2^N."
-        + (
-            f" Not tested (fewer than {MIN_PAIRED} blocks paired with the control): {', '.join(unpaired)}."
-            if unpaired
-            else ""
-        )
-    )
-    display = DisplayTable(
-        text=text,
-        bold=bold,
-        numeric=frozenset({"blocks", "mean", "control mean", "W", "p", "p (Holm)"}),
-        group_by=("metric",),
-    )
-    return ComparisonTable(
-        "wilcoxon_holm", f"Wilcoxon signed-rank vs {control} (Holm)", numbers, display, note
-    )
-
-
 def win_draw_lose_table(frame: pd.DataFrame, settings: ReportSettings) -> ComparisonTable:
     """Win/draw/lose of every variant against the baseline over blocks, ROPE ±``rope`` % on pct_diff (U2).
 
@@ -298,9 +156,7 @@ def win_draw_lose_table(frame: pd.DataFrame, settings: ReportSettings) -> Compar
     blocks = list(settings.blocks or ())
     parts, left_out = [], []
     columns = (
-        _main_columns(settings)
-        if settings.baseline != REAL_BASELINE
-        else [c for c in [settings.utility] if c]
+        main_columns(settings) if settings.baseline != REAL_BASELINE else [c for c in [settings.utility] if c]
     )
     for column in columns:
         try:
@@ -527,10 +383,6 @@ def _paths(frame: pd.DataFrame, settings: ReportSettings, *, blocks: Sequence[st
     return paths
 
 
-def _main_columns(settings: ReportSettings) -> list[str]:
-    return [c for c in dict.fromkeys((settings.utility, settings.privacy)) if c]
-
-
 def _baseline_series(frame: pd.DataFrame, column: str, blocks: Sequence[str]) -> pd.Series:
     metric, variant = split_column(column)
     rows = select_metric(frame, metric, variant)
@@ -548,10 +400,3 @@ def _column_text(values: pd.Series) -> list[str]:
         MISSING if math.isnan(float(v)) else (f"{float(v):.{dec}f}" if dec is not None else format_number(v))
         for v in values
     ]
-
-
-def _p(value: object) -> str:
-    p = float(value)  # type: ignore[arg-type]
-    if math.isnan(p):
-        return MISSING
-    return f"{p:.2e}" if p < 0.001 else f"{p:.3f}"

@@ -16,8 +16,6 @@ from __future__ import annotations
 
 import math
 import re
-import textwrap
-import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
@@ -29,7 +27,8 @@ import seaborn as sns
 from matplotlib.axes import Axes
 from matplotlib.lines import Line2D
 
-from harness.report.goals import direction_phrase, direction_text
+from harness.report.boxes import SAMPLED_NOTE, STRIP_MAX, box_panel
+from harness.report.goals import direction_phrase
 from harness.report.prepare import block_keys, column_info, ordered_rows, prepare, row_keys
 from harness.report.style import MARKERS, PALETTE_SIZE, figure_style, new_figure, palette, save_figure
 from harness.report.tables import trial_costs
@@ -297,7 +296,11 @@ def metric_boxplots(
     info = column_info(frame)
     labels = list(dict.fromkeys(ordered_rows(in_block, keys)["label"]))
     colours = palette(frame["generator"])
-    ok = in_block[(in_block["status"] == "ok") & np.isfinite(in_block["value"])]
+    ok = in_block.loc[
+        (in_block["status"] == "ok") & np.isfinite(in_block["value"]),
+        ["column", "label", "generator", "value"],
+    ]
+    by_column = dict(list(ok.groupby("column", sort=False)))
     stem = stem or f"box_{family}_{slug(title)}"
     paths: list[Path] = []
     chunks = [columns[i : i + MAX_PANELS] for i in range(0, len(columns), MAX_PANELS)]
@@ -309,60 +312,18 @@ def metric_boxplots(
         with figure_style():
             fig = new_figure(PANEL_WIDTH * ncols + label_width, panel_height * nrows + 0.4)
             axes = fig.subplots(nrows, ncols, squeeze=False)
+            sampled = False
             for i, col in enumerate(chunk):
                 ax = axes.ravel()[i]
-                _box_panel(ax, ok[ok["column"] == col], col, labels, colours, info)
+                sampled |= box_panel(ax, by_column[col], col, labels, colours, info)
                 ax.tick_params(axis="y", labelleft=i % ncols == 0)
             for ax in axes.ravel()[len(chunk) :]:
                 ax.set_visible(False)
             suffix = f" ({part}/{len(chunks)})" if len(chunks) > 1 else ""
-            fig.suptitle(f"{family.capitalize()} metrics — {title}{suffix}")
+            note = f"\n({SAMPLED_NOTE})" if sampled else ""
+            fig.suptitle(f"{family.capitalize()} metrics — {title}{suffix}{note}")
             paths += save_figure(fig, out_dir, stem if part == 1 else f"{stem}_{part}")
     return paths
-
-
-def _box_panel(
-    ax: Axes,
-    data: pd.DataFrame,
-    column: str,
-    labels: list[str],
-    colours: dict[str, tuple[float, float, float]],
-    info: pd.DataFrame,
-) -> None:
-    goal, target = str(info.at[column, "goal"]), float(info.at[column, "target_value"])
-    with warnings.catch_warnings():
-        # seaborn 0.13 passes ``vert`` to Axes.bxp, deprecated in matplotlib 3.11.
-        warnings.filterwarnings("ignore", message="vert: bool", category=DeprecationWarning)
-        _boxes(ax, data, labels, colours)
-    sns.stripplot(data=data, x="value", y="label", order=labels, color="0.15", size=3, jitter=0.12, ax=ax)
-    if goal == "target" and not math.isnan(target):
-        ax.axvline(target, color="0.35", ls="--", lw=0.9)
-    arrow = direction_text(goal, target)
-    ax.set_title(textwrap.fill(f"{column} {arrow}".strip(), 30), fontsize=9.5)
-    ax.set_xlabel(direction_phrase(goal, target))
-    ax.set_ylabel("")
-    ax.grid(axis="x", visible=True)
-
-
-def _boxes(
-    ax: Axes, data: pd.DataFrame, labels: list[str], colours: dict[str, tuple[float, float, float]]
-) -> None:
-    sns.boxplot(
-        data=data,
-        x="value",
-        y="label",
-        order=labels,
-        hue="generator",
-        palette=colours,
-        dodge=False,
-        legend=False,
-        width=0.6,
-        fliersize=0,
-        linewidth=0.8,
-        saturation=1,
-        boxprops={"alpha": 0.55},
-        ax=ax,
-    )
 
 
 def cost_bars(results: pd.DataFrame, out_dir: Path, *, stem: str = "cost") -> list[Path]:
@@ -479,7 +440,8 @@ def make_figures(
             title = _block_title(values)
             attempt(
                 f"box_{family}_{slug(title)}",
-                f"{family.capitalize()} metrics for {title}: box per generator variant, dots are trials.",
+                f"{family.capitalize()} metrics for {title}: box per generator variant over all its trials; dots are "
+                f"its trials (a random {STRIP_MAX} of them where it has more).",
                 partial(metric_boxplots, frame, out_dir, family, block=values),
             )
     attempt(

@@ -31,6 +31,7 @@ from harness.ladder import LADDER_TEXT, ladder_verdicts, verdict_table
 from harness.report import render
 from harness.report.audit import audit_blocks, audit_warning_blocks
 from harness.report.audit_figures import audit_figures
+from harness.report.boxes import STRIP_MAX
 from harness.report.calibration import (
     exempt_note,
     has_calibration,
@@ -86,6 +87,7 @@ from harness.report.tables import (
     summary_columns,
     summary_goals,
     summary_table,
+    summary_tables,
     throughput_table,
 )
 
@@ -218,7 +220,7 @@ def _summaries(frame: pd.DataFrame, writer: TableWriter) -> list[Block]:
         blocks.append(Paragraph("The results hold no privacy, utility or fidelity metric."))
         blocks.append(TableBlock(display, caption, files))
         return blocks
-    everything = summary_table(frame)
+    everything, *per_family = summary_tables(frame, [None, *([f] for f in families)])
     n = usual_n(everything)
     blocks.append(
         Paragraph(
@@ -229,8 +231,7 @@ def _summaries(frame: pd.DataFrame, writer: TableWriter) -> list[Block]:
         )
     )
     exempt = ladder_exemptions(frame)
-    for family in families:
-        summary = summary_table(frame, [family])
+    for family, summary in zip(families, per_family):
         if not summary_columns(summary):
             continue
         note = None
@@ -415,7 +416,8 @@ def _comparison_figures(
     )
     attempt(
         "dcr_holdout",
-        "Distances to the closest training records: every release (dots are trials) against the holdout baseline.",
+        "Distances to the closest training records: every release against the holdout baseline; boxes over all "
+        f"trials, dots are trials (a random {STRIP_MAX} per variant where it has more).",
         lambda: dcr_distribution(frame, figures_dir),
     )
     return out

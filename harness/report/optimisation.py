@@ -182,16 +182,6 @@ def optimisation_paths(
     complete["_privacy"] = _oriented_column(complete, "privacy")
     complete["_utility"] = _oriented_column(complete, "utility")
     keys = [*blocks, technique]
-    chosen = []
-    for path in paths:
-        first, second = ("_privacy", "_utility") if path == "privacy_first" else ("_utility", "_privacy")
-        for _, group in complete.groupby(keys, sort=True, dropna=False):
-            ordered = group.sort_values([*variant_keys, "label"], kind="stable")
-            pick = _lexicographic_best(ordered, first, second)
-            row = ordered.loc[pick].copy()
-            row["path"] = path
-            row["n_candidates"] = len(group)
-            chosen.append(row)
     columns = [
         "path",
         *keys,
@@ -207,9 +197,17 @@ def optimisation_paths(
         "privacy_target",
         "utility_target",
     ]
-    if not chosen:
+    if complete.empty or not paths:
         return pd.DataFrame(columns=columns)
-    out = pd.DataFrame(chosen)[columns].reset_index(drop=True)
+    # Sorted by (block, technique), then by the variant keys: a group's first finalist is its pick.
+    ordered = complete.sort_values([*keys, *variant_keys, "label"], kind="stable")
+    n_candidates = ordered.groupby(keys, sort=False, dropna=False)["label"].transform("size")
+    chosen = []
+    for path in paths:
+        first, second = ("_privacy", "_utility") if path == "privacy_first" else ("_utility", "_privacy")
+        pick = _lexicographic_best(ordered, keys, first, second)
+        chosen.append(ordered.loc[pick].assign(path=path, n_candidates=n_candidates.loc[pick]))
+    out = pd.concat(chosen)[columns].reset_index(drop=True)
     out["n_candidates"] = out["n_candidates"].astype(int)
     return out
 
@@ -255,21 +253,28 @@ def oracle_deltas(
         present = ", ".join(sorted(set(paths["path"].astype(str)))) or "(none)"
         raise ConfigError(f"optimisation path {path!r} is not in the paths table; paths present: {present}")
     rows["_utility"] = _oriented_column(rows, "utility")
-    records = []
-    for _, group in rows.groupby(list(blocks), sort=True, dropna=False):
-        best = group["_utility"].max()
-        at_best = np.isclose(group["_utility"], best, rtol=_RTOL, atol=_ATOL)
-        oracle_value = float(group.loc[at_best, "utility"].iloc[0])
-        oracle_names = ", ".join(sorted(group.loc[at_best, technique].astype(str)))
-        diff = pct_diff(group["utility"].to_numpy(dtype=float), oracle_value)
-        sign = np.where(group["utility_goal"].to_numpy() == "minimise", -1.0, 1.0)
-        out = group[[*blocks, technique, "label", "utility"]].copy()
-        out["oracle_utility"] = oracle_value
-        out["oracle"] = oracle_names
-        out["pct_diff"] = diff
-        out["delta"] = sign * diff
-        records.append(out)
-    return pd.concat(records, ignore_index=True)
+    # Block by block (blocks in sorted order, rows in table order within a block).
+    number = rows.groupby(list(blocks), sort=True, dropna=False).ngroup().to_numpy()
+    order = np.argsort(number, kind="stable")
+    rows, block = rows.iloc[order], pd.Series(number[order], index=rows.index[order])
+    best = rows["_utility"].groupby(block, sort=False).transform("max")
+    at_best = _close(rows["_utility"], best)
+    oracle_value = rows.loc[at_best, "utility"].groupby(block[at_best], sort=False).first()
+    oracle_names = (
+        rows.loc[at_best, technique]
+        .astype(str)
+        .groupby(block[at_best], sort=False)
+        .agg(lambda names: ", ".join(sorted(names)))
+    )
+    oracle = block.map(oracle_value).to_numpy(dtype=float)
+    diff = pct_diff(rows["utility"].to_numpy(dtype=float), oracle)
+    sign = np.where(rows["utility_goal"].to_numpy() == "minimise", -1.0, 1.0)
+    out = rows[[*blocks, technique, "label", "utility"]].copy()
+    out["oracle_utility"] = oracle
+    out["oracle"] = block.map(oracle_names).to_numpy(dtype=object)
+    out["pct_diff"] = diff
+    out["delta"] = sign * diff
+    return out.reset_index(drop=True)
 
 
 def delta_vectors(
@@ -282,23 +287,44 @@ def delta_vectors(
     return wide.sort_index()
 
 
-def _lexicographic_best(group: pd.DataFrame, first: str, second: str) -> object:
-    top = group[first].max()
-    candidates = group[np.isclose(group[first], top, rtol=_RTOL, atol=_ATOL)]
-    top2 = candidates[second].max()
-    finalists = candidates[np.isclose(candidates[second], top2, rtol=_RTOL, atol=_ATOL)]
-    return finalists.index[0]
+def _lexicographic_best(ordered: pd.DataFrame, keys: list[str], first: str, second: str) -> pd.Index:
+    """Index of the pick of every group of ``keys``: best ``first``, then best ``second``, then first row.
+
+    Values within a relative :data:`_RTOL` (absolute :data:`_ATOL`) of a group's best count as
+    ties; ``ordered`` holds each group's rows in the order that breaks the remaining ties.
+    """
+    top = ordered.groupby(keys, sort=False, dropna=False)[first].transform("max")
+    candidates = _close(ordered[first], top)
+    top2 = (
+        ordered[second]
+        .where(candidates)
+        .groupby([ordered[k] for k in keys], sort=False, dropna=False)
+        .transform("max")
+    )
+    finalists = ordered[candidates & _close(ordered[second], top2)]
+    return finalists.groupby(keys, sort=False, dropna=False).head(1).index
+
+
+def _close(values: pd.Series, best: pd.Series) -> pd.Series:
+    """``np.isclose(values, best)`` element-wise, with the module's tolerances."""
+    return pd.Series(
+        np.isclose(values.to_numpy(dtype=float), best.to_numpy(dtype=float), rtol=_RTOL, atol=_ATOL),
+        index=values.index,
+    )
 
 
 def _oriented_column(frame: pd.DataFrame, role: str) -> np.ndarray:
+    """The ``role`` column oriented by each row's goal (and target), larger is better."""
     out = np.empty(len(frame))
-    goals = frame[f"{role}_goal"].to_numpy()
+    goals = frame[f"{role}_goal"].astype(str).to_numpy()
     targets = (
         frame[f"{role}_target"].to_numpy(dtype=float)
         if f"{role}_target" in frame
         else np.full(len(frame), np.nan)
     )
     values = frame[role].to_numpy(dtype=float)
-    for i, (value, goal, target) in enumerate(zip(values, goals, targets)):
-        out[i] = oriented_scores([value], str(goal), None if np.isnan(target) else float(target))[0]
+    pairs = pd.DataFrame({"goal": goals, "target": targets}).drop_duplicates()
+    for goal, target in pairs.itertuples(index=False, name=None):
+        rows = (goals == goal) & ((targets == target) | (np.isnan(targets) & np.isnan(target)))
+        out[rows] = oriented_scores(values[rows], str(goal), None if np.isnan(target) else float(target))
     return out

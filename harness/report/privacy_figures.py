@@ -13,14 +13,13 @@ from __future__ import annotations
 
 import json
 import math
-import warnings
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
-import seaborn as sns
 
-from harness.report.figures import PANEL_WIDTH, FigureSkipped, _block_title, _boxes
+from harness.report.boxes import SAMPLED_NOTE, draw_boxes, draw_strip
+from harness.report.figures import PANEL_WIDTH, FigureSkipped, _block_title
 from harness.report.prepare import block_keys, ordered_rows, row_keys
 from harness.report.style import MARKERS, figure_style, new_figure, palette, save_figure
 
@@ -162,6 +161,7 @@ def dcr_distribution(frame: pd.DataFrame, out_dir: Path, *, stem: str = "dcr_hol
     with figure_style():
         fig = new_figure(PANEL_WIDTH * len(variants) + width, row_height * len(groups) + 0.5)
         axes = fig.subplots(len(groups), len(variants), squeeze=False)
+        sampled = False
         for r, (block, sub) in enumerate(groups):
             order = [lab for lab in labels_all if lab in set(sub["label"])]
             if (sub["label"] == HOLDOUT).any():
@@ -169,13 +169,10 @@ def dcr_distribution(frame: pd.DataFrame, out_dir: Path, *, stem: str = "dcr_hol
             for c, variant in enumerate(variants):
                 ax = axes[r, c]
                 part = sub[sub["variant"] == variant]
-                with warnings.catch_warnings():
-                    # seaborn 0.13 passes ``vert`` to Axes.bxp, deprecated in matplotlib 3.11.
-                    warnings.filterwarnings("ignore", message="vert: bool", category=DeprecationWarning)
-                    _boxes(ax, part, order, colours)
-                sns.stripplot(
-                    data=part, x="value", y="label", order=order, hue="generator", palette=colours, legend=False,
-                    size=4.5, jitter=0.12, linewidth=0.5, edgecolor="black", ax=ax,
+                draw_boxes(ax, part, order, colours)
+                sampled |= draw_strip(
+                    ax, part, order, hue="generator", palette=colours, legend=False, size=4.5, linewidth=0.5,
+                    edgecolor="black",
                 )  # fmt: skip
                 hold = part.loc[part["label"] == HOLDOUT, "value"]
                 if len(hold):
@@ -186,5 +183,8 @@ def dcr_distribution(frame: pd.DataFrame, out_dir: Path, *, stem: str = "dcr_hol
                 ax.grid(axis="x", visible=True)
                 if c == len(variants) // 2:
                     ax.set_title(_block_title(block if isinstance(block, tuple) else (block,)))
-        fig.suptitle("Distance to the training rows: releases vs the holdout baseline (dashed: holdout mean)")
+        note = f"\n({SAMPLED_NOTE})" if sampled else ""
+        fig.suptitle(
+            f"Distance to the training rows: releases vs the holdout baseline (dashed: holdout mean){note}"
+        )
         return save_figure(fig, out_dir, stem)

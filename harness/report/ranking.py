@@ -213,7 +213,7 @@ def rank_matrix(
         If the goal has no direction.
     """
     oriented = _oriented(scores, goal, target_value)
-    ranks = oriented.apply(lambda row: (-row).rank(method="average", na_option="keep"), axis=1)
+    ranks = (-oriented).rank(axis=1, method="average", na_option="keep")
     return ranks.astype(float)
 
 

@@ -117,7 +117,6 @@ def tradeoff_scores(
         table = table.join(real_u.rename("utility_real"), on=unit_keys, how="inner")
     privacy = list(privacy_variants)
     table = table.dropna(subset=["utility", "utility_real", *privacy])
-    parts = [_score_unit(unit, privacy) for _, unit in table.groupby(unit_keys, dropna=False, sort=True)]
     columns = [
         *unit_keys,
         *dict.fromkeys(["generator", treatment]),
@@ -130,9 +129,9 @@ def tradeoff_scores(
         "rank",
         "n_compared",
     ]
-    if not parts:
+    if table.empty:
         return pd.DataFrame(columns=columns)
-    return pd.concat(parts, ignore_index=True)[columns]
+    return _score_units(table, unit_keys, privacy)[columns]
 
 
 def tradeoff_summary(
@@ -184,22 +183,46 @@ def harmonic(op: float, ou: float) -> float:
     return 0.0 if total == 0 else 2.0 * op * ou / total
 
 
-def _score_unit(unit: pd.DataFrame, privacy: list[str]) -> pd.DataFrame:
-    out = unit.copy()
+def _score_units(table: pd.DataFrame, unit_keys: list[str], privacy: list[str]) -> pd.DataFrame:
+    """OU, OP, the trade-off, its rank and |G| of every row, each unit on its own.
+
+    The rows come back unit by unit (units in sorted order, rows in table order within a unit);
+    every number is computed as for one unit at a time (the same reductions in the same order).
+    """
+    number = table.groupby(unit_keys, dropna=False, sort=True).ngroup().to_numpy()
+    order = np.argsort(number, kind="stable")
+    out = table.iloc[order].reset_index(drop=True)
+    unit = pd.Series(number[order])
+    starts = np.flatnonzero(np.r_[True, unit.to_numpy()[1:] != unit.to_numpy()[:-1]])
+    sizes = np.diff(np.r_[starts, len(out)])
+    grouped = out.groupby(unit, sort=False)
     u = out["utility"].to_numpy(dtype=float)
-    u_min = float(u.min())
-    span = float(out["utility_real"].mean()) - u_min
-    out["ou"] = (u - u_min) / span if span != 0 else np.nan
-    scaled = []
-    for name in privacy:
-        p = out[name].to_numpy(dtype=float)
-        top = float(p.max())
-        scaled.append(p / top if top != 0 else np.zeros_like(p))
-    out["op"] = np.mean(np.vstack(scaled), axis=0)
-    out["tradeoff"] = [harmonic(op, ou) for op, ou in zip(out["op"], out["ou"])]
-    out["rank"] = (-out["tradeoff"]).rank(method="average", na_option="keep")
-    out["n_compared"] = len(out)
+    u_min = grouped["utility"].transform("min").to_numpy(dtype=float)
+    real = out["utility_real"].to_numpy(dtype=float)
+    real_mean = np.repeat([np.mean(real[a : a + n]) for a, n in zip(starts, sizes)], sizes)
+    span = real_mean - u_min
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out["ou"] = np.where(span != 0, (u - u_min) / span, np.nan)
+        scaled = []
+        for name in privacy:
+            p = out[name].to_numpy(dtype=float)
+            top = grouped[name].transform("max").to_numpy(dtype=float)
+            scaled.append(np.where(top != 0, p / top, 0.0))
+    op = np.mean(np.vstack(scaled), axis=0)
+    ou = out["ou"].to_numpy(dtype=float)
+    out["op"] = op
+    out["tradeoff"] = _harmonic(op, ou)
+    out["rank"] = (-out["tradeoff"]).groupby(unit, sort=False).rank(method="average", na_option="keep")
+    out["n_compared"] = np.repeat(sizes, sizes)
     return out
+
+
+def _harmonic(op: np.ndarray, ou: np.ndarray) -> np.ndarray:
+    """:func:`harmonic` of arrays."""
+    total = op + ou
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out = np.where(total == 0, 0.0, 2.0 * op * ou / total)
+    return np.where(np.isnan(op) | np.isnan(ou), np.nan, out)
 
 
 def _ok(rows: pd.DataFrame) -> pd.DataFrame:

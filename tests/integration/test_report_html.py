@@ -37,7 +37,6 @@ TABLE_CAPTIONS = (
     "Utility metrics",
     "Fidelity metrics",
     "Mean rank ± sd and Friedman test",
-    "Wilcoxon signed-rank vs",
     "Win/draw/lose vs",
     "Optimisation paths",
     "Bayesian sign test vs the oracle",
@@ -173,7 +172,11 @@ def test_report_html_renders_every_table_and_figure(quick_report: Path, tmp_path
             f"table {caption!r} missing from {dom.captions}"
         )
     text = html.read_text(encoding="utf-8")
-    assert "Table omitted" not in text and "Figure skipped" not in text
+    # 3 split seeds are 3 blocks: no Wilcoxon test can reach p < 0.05 (2/2^3), so that table is
+    # omitted with the reason (tracker issue 16); every other table and figure is there.
+    omitted = re.findall(r"Table omitted: [^<]*", text)
+    assert len(omitted) == 1 and "too few blocks paired with the control" in omitted[0], omitted
+    assert "Figure skipped" not in text
     assert "<script" not in text
     assert not re.search(r'(src|href)="(https?:)?//', text), "the report must not reference the network"
     assert "privbench" in text and "Report settings" in text and "Versions" in text
@@ -203,7 +206,8 @@ def test_report_settings_flags_and_file(quick_report: Path, privbench: Runner, t
             "ml_efficacy/random_forest:roc_auc",
         )
         markdown = (tmp_path / "r1" / "report.md").read_text()
-        assert "Wilcoxon signed-rank vs uniform (Holm)" in markdown
+        # the control is uniform; its 3 blocks cannot reach p < 0.05, so the table says so (issue 16)
+        assert "Table omitted: no comparison with the control 'uniform': too few blocks paired" in markdown
         assert "| generator | ks_complement ↑ |" in markdown
         privbench(
             "report", str(run_dir), "-o", str(tmp_path / "r2"), "--control", "nope", "--baseline", "nope"

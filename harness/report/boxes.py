@@ -1,0 +1,112 @@
+"""Box-and-strip panels: a box per generator variant over all its trials, its trials as dots.
+
+Used by the per-family box plots (:func:`harness.report.figures.metric_boxplots`) and the
+distance figure (:func:`harness.report.privacy_figures.dcr_distribution`).
+
+The boxes (quartiles, whiskers) are always computed from every trial. The dots are every
+trial too, up to :data:`STRIP_MAX` per variant in a panel; a variant with more trials shows a
+random sample of :data:`STRIP_MAX` of them (seeded, so a figure is reproducible), and the
+figure says so (:data:`SAMPLED_NOTE`). Ten thousand dots add nothing a reader can see over
+two hundred, and cost minutes of drawing. Tables and statistics never sample.
+"""
+
+from __future__ import annotations
+
+import math
+import textwrap
+import warnings
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import seaborn as sns
+from matplotlib.axes import Axes
+
+from harness.report.goals import direction_phrase, direction_text
+
+STRIP_MAX = 200
+"""Most dots (trials) drawn per generator variant in one panel; boxes use every trial."""
+STRIP_SEED = 0
+SAMPLED_NOTE = f"dots: a random {STRIP_MAX} trials of each variant that has more; boxes: every trial"
+
+Colours = dict[str, tuple[float, float, float]]
+
+
+def strip_sample(
+    data: pd.DataFrame, by: str = "label", limit: int = STRIP_MAX, seed: int = STRIP_SEED
+) -> tuple[pd.DataFrame, bool]:
+    """The rows to draw as dots: every row, or a random ``limit`` of each group of ``by`` that has more.
+
+    Parameters
+    ----------
+    data : DataFrame
+        One row per dot.
+    by : str
+        The column of the groups (a box each).
+    limit : int
+        Most rows kept per group.
+    seed : int
+        Seed of the sample.
+
+    Returns
+    -------
+    (DataFrame, bool)
+        The kept rows in their original order, and whether any group was sampled.
+    """
+    sizes = data.groupby(by, sort=False).size()
+    if sizes.empty or int(sizes.max()) <= limit:
+        return data, False
+    rng = np.random.default_rng(seed)
+    positions = pd.Series(np.arange(len(data)), index=data.index).groupby(data[by].to_numpy(), sort=True)
+    keep = []
+    for _, rows in positions:
+        values = rows.to_numpy()
+        keep.append(values if len(values) <= limit else rng.choice(values, size=limit, replace=False))
+    return data.iloc[np.sort(np.concatenate(keep))], True
+
+
+def draw_boxes(ax: Axes, data: pd.DataFrame, labels: list[str], colours: Colours) -> None:
+    """One horizontal box per label (``value`` on x), coloured by ``generator``, fliers hidden."""
+    with warnings.catch_warnings():
+        # seaborn 0.13 passes ``vert`` to Axes.bxp, deprecated in matplotlib 3.11.
+        warnings.filterwarnings("ignore", message="vert: bool", category=DeprecationWarning)
+        sns.boxplot(
+            data=data,
+            x="value",
+            y="label",
+            order=labels,
+            hue="generator",
+            palette=colours,
+            dodge=False,
+            legend=False,
+            width=0.6,
+            fliersize=0,
+            linewidth=0.8,
+            saturation=1,
+            boxprops={"alpha": 0.55},
+            ax=ax,
+        )
+
+
+def draw_strip(ax: Axes, data: pd.DataFrame, labels: list[str], **style: Any) -> bool:
+    """The trials as jittered dots (sampled above :data:`STRIP_MAX` per label); return whether sampled."""
+    shown, sampled = strip_sample(data)
+    sns.stripplot(data=shown, x="value", y="label", order=labels, jitter=0.12, ax=ax, **style)
+    return sampled
+
+
+def box_panel(
+    ax: Axes, data: pd.DataFrame, column: str, labels: list[str], colours: Colours, info: pd.DataFrame
+) -> bool:
+    """Boxes and dots of one metric column; return whether the dots were sampled."""
+    goal, target = str(info.at[column, "goal"]), float(info.at[column, "target_value"])
+    draw_boxes(ax, data, labels, colours)
+    sampled = draw_strip(ax, data, labels, color="0.15", size=3)
+    if goal == "target" and not math.isnan(target):
+        ax.axvline(target, color="0.35", ls="--", lw=0.9)
+    arrow = direction_text(goal, target)
+    ax.set_title(textwrap.fill(f"{column} {arrow}".strip(), 30), fontsize=9.5)
+    ax.set_xlabel(direction_phrase(goal, target))
+    ax.set_ylabel("")
+    ax.grid(axis="x", visible=True)
+    return sampled
