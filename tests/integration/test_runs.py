@@ -70,7 +70,7 @@ def test_multirun_submitit_local(privbench: Runner, tmp_path: Path) -> None:
 def test_failures_are_rows_and_the_sweep_continues(privbench: Runner, tmp_path: Path) -> None:
     proc = privbench(
         "run", "-m", "--config-dir", str(FIXTURES), "generator=sleepy,hungry,broken,identity",
-        "runtime.timeout_s=3", "runtime.max_memory_mb=800", *SMALL, check=False,
+        "runtime.timeout_s=8", "runtime.max_memory_mb=800", *SMALL, check=False,
     )  # fmt: skip
     assert proc.returncode == 1, "a script can tell that trials failed"
     (line,) = [x for x in proc.stderr.splitlines() if x.startswith("privbench: 4 trial(s): ")]
