@@ -498,9 +498,10 @@ def _reproduction_report(args: argparse.Namespace) -> int:
     from harness.reproduction.document import build_document, committed_runs, newest_runs, read_run
     from harness.reproduction.plan import reproduction_names
     from harness.reproduction.runner import results_root
+    from harness.reproduction.runs import current_run
 
-    if args.run_dirs:
-        runs = [read_run(d) for d in args.run_dirs]
+    if args.run_dirs:  # a stopped persisted run is evaluated on its completed trials
+        runs = [current_run(Path(d)) or read_run(d) for d in args.run_dirs]
     else:
         runs = newest_runs(results_root(Path.cwd()), reproduction_names())
     kept = committed_runs(args.output, reproduction_names(), runs)
