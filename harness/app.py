@@ -24,12 +24,13 @@ from omegaconf import DictConfig
 from harness.collect import LOST_MARKER, write_sweep_plan
 from harness.errors import ConfigError, PrivbenchError
 from harness.logs import quiet_third_party
+from harness.prepared_memo import prepare_or_reuse
 from harness.run_status import TrialOutcome, outcome_of, record
 from harness.schema import to_results_frame
 from harness.spec import _plain, canonical_json, plain_dict
 from harness.splits import SplitConfig
-from harness.storage import atomic_write_parquet, read_parquet
-from harness.trial import TrialConfig, prepare_trial, run_prepared
+from harness.storage import atomic_write_rows, read_parquet
+from harness.trial import TrialConfig, run_prepared
 from harness.versions import versions
 
 log = logging.getLogger("privbench")
@@ -176,7 +177,7 @@ def run_job(cfg: DictConfig) -> str:
     if multirun:
         write_sweep_plan(out_dir.parent)
     try:
-        prepared = prepare_trial(
+        prepared = prepare_or_reuse(
             trial_config(
                 cfg,
                 choices,
@@ -200,7 +201,7 @@ def run_job(cfg: DictConfig) -> str:
         if not multirun or os.environ.get("PRIVBENCH_FAIL_FAST"):
             raise
         rows = _config_error_rows(cfg, choices, run_dir.name, exc)
-    atomic_write_parquet(rows_path, rows)
+    atomic_write_rows(rows_path, rows)
     record(_job_id(hc, multirun), outcome_of(rows, label))
     worst = _worst_status(rows["status"].tolist())
     resumed = bool(rows["resumed"].fillna(False).any())

@@ -22,8 +22,15 @@ from typing import Any
 
 import pandas as pd
 
+from harness.schema import conform_results
 from harness.spec import canonical_json
-from harness.storage import atomic_write_bytes, atomic_write_json, atomic_write_parquet, read_parquet
+from harness.storage import (
+    atomic_write_bytes,
+    atomic_write_json,
+    atomic_write_parquet,
+    atomic_write_rows,
+    read_parquet,
+)
 
 
 def content_key(payload: Any) -> str:
@@ -92,10 +99,11 @@ class TrialCache:
         if not path.is_file():
             return None
         try:
-            return read_parquet(path)
+            # Rows files carry no pandas metadata (fast to read): the schema's dtypes come back here.
+            return conform_results(read_parquet(path))
         except (OSError, ValueError):
             return None
 
     def put(self, key: str, rows: pd.DataFrame) -> None:
         """Store the rows of a completed trial atomically."""
-        atomic_write_parquet(self.path(key), rows)
+        atomic_write_rows(self.path(key), rows)

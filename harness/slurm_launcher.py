@@ -47,7 +47,7 @@ from harness.errors import PrivbenchError
 from harness.run_status import TrialOutcome, record
 from harness.slurm_resources import job_pair, measured_peaks, memory_request
 from harness.slurm_watcher import StateWatcher
-from harness.storage import atomic_write_json, atomic_write_parquet
+from harness.storage import atomic_write_json, atomic_write_rows
 
 log = logging.getLogger("privbench")
 
@@ -261,7 +261,7 @@ def _write_placeholder(
     (job_dir / ".hydra").mkdir(parents=True, exist_ok=True)
     (job_dir / ".hydra" / "overrides.yaml").write_text(yaml.safe_dump([str(o) for o in overrides]))
     atomic_write_json(job_dir / LOST_MARKER, {"slurm_job": slurm[0], "state": slurm[1]})
-    atomic_write_parquet(job_dir / ROWS_FILE, rows)
+    atomic_write_rows(job_dir / ROWS_FILE, rows)
 
 
 def _state(job: Any) -> str:

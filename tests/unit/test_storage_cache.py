@@ -10,7 +10,8 @@ import numpy as np
 import pandas as pd
 
 from harness.cache import TrialCache, VariantCache, content_key
-from harness.storage import atomic_write_bytes, parquet_bytes, read_parquet
+from harness.schema import conform_results
+from harness.storage import atomic_write_bytes, parquet_bytes, read_parquet, rows_parquet_bytes
 
 
 def frame() -> pd.DataFrame:
@@ -57,8 +58,34 @@ def test_variant_cache_round_trip(tmp_path: Path) -> None:
     assert meta == {"fit_s": 1.5}
 
 
+def result_rows() -> pd.DataFrame:
+    return conform_results(
+        pd.DataFrame(
+            {
+                "generator": ["identity", "identity"],
+                "metric": ["ks", "dcr"],
+                "value": [0.5, np.nan],
+                "split_seed": [0, 0],
+                "cache_hit": [False, False],
+                "error": [None, "boom"],
+            }
+        )
+    )
+
+
 def test_trial_cache_round_trip(tmp_path: Path) -> None:
     cache = TrialCache(tmp_path)
-    cache.put("cd" * 32, frame())
-    pd.testing.assert_frame_equal(cache.get("cd" * 32), read_parquet(cache.path("cd" * 32)))  # type: ignore[arg-type]
+    rows = result_rows()
+    cache.put("cd" * 32, rows)
+    pd.testing.assert_frame_equal(cache.get("cd" * 32), rows)  # type: ignore[arg-type]
     assert cache.get("ef" * 32) is None
+
+
+def test_rows_layout_is_deterministic_and_reads_back_as_the_schema(tmp_path: Path) -> None:
+    rows = result_rows()
+    assert rows_parquet_bytes(rows) == rows_parquet_bytes(rows.copy())
+    path = tmp_path / "rows.parquet"
+    path.write_bytes(rows_parquet_bytes(rows))
+    # No pandas metadata in the file: plain dtypes on read, the schema's after conforming.
+    pd.testing.assert_frame_equal(conform_results(read_parquet(path)), rows)
+    assert len(rows_parquet_bytes(rows)) < len(parquet_bytes(rows))
