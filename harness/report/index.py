@@ -80,6 +80,7 @@ from harness.report.ranking import cd_diagram, metric_blocks, rows_goal, select_
 from harness.report.render import DisplayTable
 from harness.report.settings import ReportSettings, resolve_settings, split_column
 from harness.report.stat_figures import cd_figure, sign_test_bars
+from harness.report.style import background_saving
 from harness.report.tables import (
     cost_table,
     failures_table,
@@ -161,19 +162,22 @@ def build_report(
     writer = TableWriter(tables_dir)
 
     blocks: list[Block] = [Heading(title, level=1)]
-    blocks += _overview(frame, writer)
-    blocks += audit_warning_blocks(frame)
-    blocks += _summaries(frame, writer)
-    blocks += _calibration(frame, writer)
-    blocks += audit_blocks(frame, writer)
-    comparison_blocks, computed = _comparisons(frame, resolved, writer)
-    blocks += comparison_blocks
-    blocks += _failures(frame, writer)
-    blocks += _costs(frame, writer)
-    written = dict(writer.written)
-    outcomes = make_figures(frame, figures_dir, privacy=resolved.privacy, utility=resolved.utility)
-    outcomes[1:1] = _comparison_figures(frame, resolved, figures_dir, computed)
-    outcomes += audit_figures(frame, figures_dir)
+    with background_saving():
+        # Figures first: their rendering (most of a report's time) runs in child processes
+        # while the tables are built here (harness.report.style.background_saving).
+        outcomes = make_figures(frame, figures_dir, privacy=resolved.privacy, utility=resolved.utility)
+        blocks += _overview(frame, writer)
+        blocks += audit_warning_blocks(frame)
+        blocks += _summaries(frame, writer)
+        blocks += _calibration(frame, writer)
+        blocks += audit_blocks(frame, writer)
+        comparison_blocks, computed = _comparisons(frame, resolved, writer)
+        blocks += comparison_blocks
+        blocks += _failures(frame, writer)
+        blocks += _costs(frame, writer)
+        written = dict(writer.written)
+        outcomes[1:1] = _comparison_figures(frame, resolved, figures_dir, computed)
+        outcomes += audit_figures(frame, figures_dir)
     blocks += _figures(outcomes, out_dir, written)
     blocks += _provenance(frame, config_text, versions, resolved)
 

@@ -5,10 +5,19 @@ Sans-serif text of at least 9 pt, a light grid, seaborn's "colorblind" palette, 
 :func:`figure_style` context, so importing the report never changes global matplotlib
 settings; figures are drawn on :class:`matplotlib.figure.Figure` objects with the Agg
 canvas and never touch pyplot's state.
+
+Rendering a finished figure to PNG and PDF (layout, drawing, font subsetting) is most of a
+report's time, and figures do not depend on each other: inside :func:`background_saving`,
+:func:`save_figure` hands each figure to a forked child process (at most a few at a time) and
+returns at once, so the figures render on the other cores while the report goes on with its
+tables; leaving the block waits for them (and renders again in the calling process any figure
+whose child failed, so its error is raised as before).
 """
 
 from __future__ import annotations
 
+import multiprocessing
+import os
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -25,6 +34,9 @@ PALETTE_SIZE = 10  # distinct colours of the palette; beyond this they repeat
 DPI = 200
 FORMATS: tuple[str, ...] = ("png", "pdf")
 MARKERS: tuple[str, ...] = ("o", "s", "^", "D", "v", "P", "X", "*", "<", ">")
+FIGURE_WORKERS_ENV = "PRIVBENCH_FIGURE_WORKERS"
+"""Figures rendered at once by :func:`background_saving` (``0``: render in the calling process)."""
+MAX_FIGURE_WORKERS = 4
 
 
 def style_rc() -> dict[str, Any]:
@@ -82,11 +94,104 @@ def new_figure(width: float, height: float) -> Figure:
 
 
 def save_figure(fig: Figure, directory: Path, stem: str) -> list[Path]:
-    """Save ``fig`` as ``stem.png`` (200 dpi) and ``stem.pdf`` under ``directory``; return the paths."""
+    """Save ``fig`` as ``stem.png`` (200 dpi) and ``stem.pdf`` under ``directory``; return the paths.
+
+    Inside :func:`background_saving` the files are written by a child process and exist once
+    the block has ended.
+    """
     directory.mkdir(parents=True, exist_ok=True)
+    if _SAVER is not None:
+        return _SAVER.submit(fig, directory, stem)
+    return _render(fig, directory, stem)
+
+
+def _render(fig: Figure, directory: Path, stem: str) -> list[Path]:
     paths = []
     for fmt in FORMATS:
         path = directory / f"{stem}.{fmt}"
         fig.savefig(path, format=fmt, dpi=DPI)
         paths.append(path)
     return paths
+
+
+class _BackgroundSaver:
+    """Forked children that render figures, at most ``workers`` at a time."""
+
+    def __init__(self, workers: int) -> None:
+        self.workers = workers
+        self.context = multiprocessing.get_context("fork")
+        self.running: list[tuple[Any, Figure, Path, str]] = []
+        self.failed: list[tuple[Figure, Path, str]] = []
+
+    def submit(self, fig: Figure, directory: Path, stem: str) -> list[Path]:
+        while len(self.running) >= self.workers:
+            self._reap(self.running.pop(0))
+        # A forked child inherits the figure as it is (nothing pickled); the style's rcParams
+        # are read when the figure is drawn, so the child renders inside the same style.
+        child = self.context.Process(target=_render_in_style, args=(fig, directory, stem), daemon=True)
+        child.start()
+        self.running.append((child, fig, directory, stem))
+        return [directory / f"{stem}.{fmt}" for fmt in FORMATS]
+
+    def _reap(self, entry: tuple[Any, Figure, Path, str]) -> None:
+        child, fig, directory, stem = entry
+        child.join()
+        if child.exitcode != 0:
+            self.failed.append((fig, directory, stem))
+
+    def close(self, *, retry_failed: bool = True) -> None:
+        while self.running:
+            self._reap(self.running.pop(0))
+        for fig, directory, stem in self.failed if retry_failed else []:
+            with figure_style():
+                _render(fig, directory, stem)  # raises the child's error here, in the caller
+
+
+def _render_in_style(fig: Figure, directory: Path, stem: str) -> None:
+    with figure_style():
+        _render(fig, directory, stem)
+
+
+_SAVER: _BackgroundSaver | None = None
+
+
+def figure_workers() -> int:
+    """How many figures :func:`background_saving` renders at once (0: none in the background).
+
+    ``$PRIVBENCH_FIGURE_WORKERS`` if set, else the usable cores (at most
+    :data:`MAX_FIGURE_WORKERS`); 0 where ``fork`` is not available, in a daemonic process
+    (which may not have children) or on one core.
+    """
+    if "fork" not in multiprocessing.get_all_start_methods() or multiprocessing.current_process().daemon:
+        return 0
+    configured = os.environ.get(FIGURE_WORKERS_ENV)
+    if configured is not None and configured.strip():
+        return max(0, int(configured))
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    return 0 if cores < 2 else min(cores, MAX_FIGURE_WORKERS)
+
+
+@contextmanager
+def background_saving(workers: int | None = None) -> Iterator[None]:
+    """Render the figures saved inside the block in forked children; wait for them on leaving.
+
+    Parameters
+    ----------
+    workers : int, optional
+        Figures rendered at once (default :func:`figure_workers`); 0 renders each figure in
+        the calling process when it is saved, as outside the block.
+    """
+    global _SAVER
+    count = figure_workers() if workers is None else workers
+    if count <= 0 or _SAVER is not None:
+        yield
+        return
+    saver = _SAVER = _BackgroundSaver(count)
+    try:
+        yield
+    except BaseException:
+        _SAVER = None
+        saver.close(retry_failed=False)  # the block's own error is the one to see
+        raise
+    _SAVER = None
+    saver.close()
