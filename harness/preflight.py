@@ -26,7 +26,7 @@ from omegaconf import OmegaConf, open_dict
 from omegaconf.errors import OmegaConfBaseException
 from tqdm import tqdm
 
-from harness import composition_memo
+from harness import composition_memo, prepared_memo
 from harness.errors import ConfigError, PrivbenchError, unknown_name
 from harness.registry import GROUPS, names
 from harness.spec import plain_dict
@@ -322,6 +322,7 @@ def preflight_jobs(overrides: Sequence[str], *, multirun: bool, base_dir: Path) 
 
     composition_memo.install()  # Hydra's own compositions of these jobs reuse the preflight's
     composition_memo.clear()  # YAML files edited since an earlier command are read again
+    prepared_memo.clear()
     check_group_choices(overrides)
     with hydra_context():
         jobs = expand_jobs(overrides, multirun=multirun)
@@ -334,9 +335,11 @@ def preflight_jobs(overrides: Sequence[str], *, multirun: bool, base_dir: Path) 
             choices = plain_dict(cfg.hydra.runtime.choices)
             plain = job_dict(cfg)
             try:
-                prepare_trial(
+                prepared = prepare_trial(
                     trial_config(plain, choices, run_id="preflight", base_dir=base_dir, overrides=job)
                 )
+                if len(jobs) <= prepared_memo.MEMO_SIZE:
+                    prepared_memo.remember(prepared)  # the job reuses it if it runs in this process
             except PrivbenchError as exc:
                 where = " ".join(job) if len(jobs) > 1 and job else ""
                 raise type(exc)(f"{exc}{f' (job: {where})' if where else ''}") from None
