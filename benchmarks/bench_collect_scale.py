@@ -7,12 +7,19 @@ directory ``<tree>/<sweep>/<job>/`` with its ``sweep.json`` plan, as ``privbench
 them. Then it times, in one process, side by side for each size:
 
 * ``collect``: :func:`harness.collect.collect_runs` (read every job's rows as Arrow tables with
-  a few threads, keep the newest copy of each trial, convert once, check the plan);
+  a few threads, keep the newest copy of each trial, convert once, check the plan) on result
+  files in the layout trials write (:func:`harness.storage.rows_parquet_bytes`);
+* ``collect_general``: the same collection of the same trials written in the general Parquet
+  layout that trials used before 2026-11-27 (Zstandard, dictionaries, statistics, pandas
+  metadata); the ratio ``layout_ratio = collect_general / collect``;
 * ``collect_before``: the previous reading, each file converted to pandas on its own and the
   frames concatenated by pandas (the rest of the collection is the same); the ratio
   ``collect_before / collect``;
 * ``report``: :func:`harness.report.build_report` on the collected table (every table, test and
-  figure of ``privbench report``).
+  figure of ``privbench report``), figures rendered by forked children while the tables are
+  built (the default); ``report_inline``: the same with every figure rendered in the calling
+  process (``PRIVBENCH_FIGURE_WORKERS=0``, as before 2026-11-27); ``report_ratio`` =
+  ``report_inline / report``. Report CPU seconds include the figure children.
 
 Wall seconds and the process's CPU seconds (all its threads) are both printed: on a machine
 shared with other work the CPU seconds move less. To time an earlier version of the harness,
@@ -31,6 +38,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import resource
 import tempfile
 import time
 from pathlib import Path
@@ -39,15 +48,23 @@ import pandas as pd
 
 from harness.collect import SWEEP_FILE, collect_runs, result_files
 from harness.report import build_report
+from harness.report.style import FIGURE_WORKERS_ENV
 from harness.schema import conform_results
-from harness.storage import parquet_bytes, read_parquet
+from harness.storage import parquet_bytes, read_parquet, rows_parquet_bytes
 
 DEMO = Path(__file__).resolve().parents[1] / "results" / "examples" / "demo" / "results.parquet"
 JOBS_PER_SWEEP = 1000
 
 
-def make_tree(root: Path, n_trials: int) -> int:
-    """Write ``n_trials`` job directories (demo trials over fresh split seeds); return the rows."""
+def make_tree(root: Path, n_trials: int, layout: str = "rows") -> int:
+    """Write ``n_trials`` job directories (demo trials over fresh split seeds); return the rows.
+
+    ``layout`` ``"rows"`` writes the result files as trials write them now
+    (:func:`harness.storage.rows_parquet_bytes`); ``"general"`` as they were written before
+    2026-11-27 (:func:`harness.storage.parquet_bytes`: Zstandard, dictionaries, statistics and
+    pandas metadata), which collect still reads.
+    """
+    serialise = rows_parquet_bytes if layout == "rows" else parquet_bytes
     demo = read_parquet(DEMO)
     trials = [group for _, group in demo.groupby(["generator", "split_seed"], sort=True)]
     n_rows = 0
@@ -62,7 +79,7 @@ def make_tree(root: Path, n_trials: int) -> int:
         job_dir = root / f"sweep{sweep}" / str(index)
         job_dir.mkdir(parents=True, exist_ok=True)
         # The bytes privbench writes (no fsync: the tree is scratch; 10,000 fsyncs took minutes).
-        (job_dir / "rows.parquet").write_bytes(parquet_bytes(rows))
+        (job_dir / "rows.parquet").write_bytes(serialise(rows))
         n_rows += len(rows)
     for sweep_dir in sorted(p for p in root.iterdir() if p.is_dir()):
         jobs = [[f"job={p.name}"] for p in sorted(sweep_dir.iterdir(), key=lambda p: int(p.name))]
@@ -76,10 +93,16 @@ def measure(n_trials: int, report: bool = True, before: bool = True) -> dict[str
         root = Path(tmp) / "tree"
         n_rows = make_tree(root, n_trials)
         sweeps = sorted(p for p in root.iterdir() if p.is_dir())
+        general = Path(tmp) / "general"
+        make_tree(general, n_trials, layout="general")
+        start, cpu = time.perf_counter(), time.process_time()
+        old_layout = collect_runs(sorted(p for p in general.iterdir() if p.is_dir()))
+        general_s, general_cpu = time.perf_counter() - start, time.process_time() - cpu
         start, cpu = time.perf_counter(), time.process_time()
         collection = collect_runs(sweeps)
         collect_s, collect_cpu = time.perf_counter() - start, time.process_time() - cpu
         assert collection.results["trial_key"].nunique() == n_trials, collection.notes()
+        pd.testing.assert_frame_equal(collection.results, old_layout.results)
         before_s = float("nan")
         if before:
             start = time.perf_counter()
@@ -88,15 +111,51 @@ def measure(n_trials: int, report: bool = True, before: bool = True) -> dict[str
             )
             before_s = time.perf_counter() - start
             assert len(previous) == len(collection.results)
-        report_s = report_cpu = float("nan")
+        report_s = report_cpu = inline_s = inline_cpu = float("nan")
         if report:
-            start, cpu = time.perf_counter(), time.process_time()
-            build_report(collection.results, Path(tmp) / "report", title=f"{n_trials} trials")
-            report_s, report_cpu = time.perf_counter() - start, time.process_time() - cpu
-    return {"trials": n_trials, "rows": n_rows, "collect_s": round(collect_s, 2),
+            inline_s, inline_cpu = _time_report(collection.results, Path(tmp) / "inline", n_trials, workers=0)
+            report_s, report_cpu = _time_report(
+                collection.results, Path(tmp) / "report", n_trials, workers=None
+            )
+    return {"trials": n_trials, "rows": n_rows,
+            "collect_general_s": round(general_s, 2), "collect_general_cpu_s": round(general_cpu, 2),
+            "collect_s": round(collect_s, 2),
             "collect_cpu_s": round(collect_cpu, 2), "collect_before_s": round(before_s, 2),
-            "collect_ratio": round(before_s / collect_s, 2), "report_s": round(report_s, 2),
-            "report_cpu_s": round(report_cpu, 2), "total_s": round(collect_s + report_s, 2)}  # fmt: skip
+            "collect_ratio": round(before_s / collect_s, 2), "report_inline_s": round(inline_s, 2),
+            "report_inline_cpu_s": round(inline_cpu, 2),
+            "layout_ratio": round(general_s / collect_s, 2), "report_s": round(report_s, 2),
+            "report_cpu_s": round(report_cpu, 2), "report_ratio": round(inline_s / report_s, 2),
+            "total_s": round(collect_s + report_s, 2)}  # fmt: skip
+
+
+def _time_report(
+    results: pd.DataFrame, out_dir: Path, n_trials: int, workers: int | None
+) -> tuple[float, float]:
+    """Wall and CPU seconds (this process and its figure children) of one ``build_report``.
+
+    ``workers=0`` renders every figure in this process (``$PRIVBENCH_FIGURE_WORKERS=0``, as
+    before 2026-11-27); ``None`` uses the default background rendering
+    (:func:`harness.report.style.background_saving`).
+    """
+    previous = os.environ.get(FIGURE_WORKERS_ENV)
+    if workers is None:
+        os.environ.pop(FIGURE_WORKERS_ENV, None)
+    else:
+        os.environ[FIGURE_WORKERS_ENV] = str(workers)
+    try:
+        start, cpu = time.perf_counter(), _cpu_with_children()
+        build_report(results, out_dir, title=f"{n_trials} trials")
+        return time.perf_counter() - start, _cpu_with_children() - cpu
+    finally:
+        if previous is None:
+            os.environ.pop(FIGURE_WORKERS_ENV, None)
+        else:
+            os.environ[FIGURE_WORKERS_ENV] = previous
+
+
+def _cpu_with_children() -> float:
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
 def main(argv: list[str] | None = None) -> None:

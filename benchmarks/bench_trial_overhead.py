@@ -32,6 +32,10 @@ on them):
     (:mod:`metrics.fidelity.sdmetrics_lazy`); a metric's first-use imports (Anonymeter, numba,
     polars) and the thread budget's set-up done before its clock starts
     (:func:`harness.trial.warm_up`), so no longer part of the recorded work.
+``reuse prepared``
+    ``issue 18``, and a job running in the preflight's process takes the trial the preflight
+    built (data loaded and split, generator and metrics constructed) instead of building it
+    again (:mod:`harness.prepared_memo`; off above with ``PRIVBENCH_REUSE_PREPARED=0``).
 
 Workloads:
 
@@ -80,7 +84,12 @@ from pathlib import Path
 from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
-ISSUE_18_OFF = {"PRIVBENCH_COMPOSE_ONCE": "0", "PRIVBENCH_SDMETRICS_PARTIAL": "0", "PRIVBENCH_WARM_UP": "0"}
+ISSUE_18_OFF = {
+    "PRIVBENCH_COMPOSE_ONCE": "0",
+    "PRIVBENCH_SDMETRICS_PARTIAL": "0",
+    "PRIVBENCH_WARM_UP": "0",
+    "PRIVBENCH_REUSE_PREPARED": "0",
+}
 CONFIGS: dict[str, dict[str, str]] = {
     "before": {
         "PRIVBENCH_LAZY_IMPORTS": "0",
@@ -119,6 +128,16 @@ CONFIGS: dict[str, dict[str, str]] = {
         "PRIVBENCH_COMPOSE_ONCE": "1",
         "PRIVBENCH_SDMETRICS_PARTIAL": "1",
         "PRIVBENCH_WARM_UP": "1",
+        "PRIVBENCH_REUSE_PREPARED": "0",
+    },
+    "reuse prepared": {
+        "PRIVBENCH_LAZY_IMPORTS": "1",
+        "PRIVBENCH_TRTR_MEMO": "1",
+        "PRIVBENCH_HYDRA_VALIDATE": "0",
+        "PRIVBENCH_COMPOSE_ONCE": "1",
+        "PRIVBENCH_SDMETRICS_PARTIAL": "1",
+        "PRIVBENCH_WARM_UP": "1",
+        "PRIVBENCH_REUSE_PREPARED": "1",
     },
 }
 QUICKSTART = ("identity", "independent_marginals", "uniform", "real_holdout", "subsample")
