@@ -12,6 +12,10 @@ them. Then it times, in one process, side by side for each size:
 * ``collect_general``: the same collection of the same trials written in the general Parquet
   layout that trials used before 2026-11-27 (Zstandard, dictionaries, statistics, pandas
   metadata); the ratio ``layout_ratio = collect_general / collect``;
+* ``collect_threads``: the same collection read by threads in the collecting process
+  (``PRIVBENCH_COLLECT_PROCESSES=0``, as before 2026-11-27) instead of forked processes (the
+  default from 2,000 files); ``processes_ratio = collect_threads / collect``. Collect CPU
+  seconds include the reading processes;
 * ``collect_before``: the previous reading, each file converted to pandas on its own and the
   frames concatenated by pandas (the rest of the collection is the same); the ratio
   ``collect_before / collect``;
@@ -46,7 +50,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from harness.collect import SWEEP_FILE, collect_runs, result_files
+from harness.collect import COLLECT_PROCESSES_ENV, SWEEP_FILE, collect_runs, result_files
 from harness.report import build_report
 from harness.report.style import FIGURE_WORKERS_ENV
 from harness.schema import conform_results
@@ -95,14 +99,22 @@ def measure(n_trials: int, report: bool = True, before: bool = True) -> dict[str
         sweeps = sorted(p for p in root.iterdir() if p.is_dir())
         general = Path(tmp) / "general"
         make_tree(general, n_trials, layout="general")
-        start, cpu = time.perf_counter(), time.process_time()
+        start, cpu = time.perf_counter(), _cpu_with_children()
         old_layout = collect_runs(sorted(p for p in general.iterdir() if p.is_dir()))
-        general_s, general_cpu = time.perf_counter() - start, time.process_time() - cpu
-        start, cpu = time.perf_counter(), time.process_time()
+        general_s, general_cpu = time.perf_counter() - start, _cpu_with_children() - cpu
+        start, cpu = time.perf_counter(), _cpu_with_children()
         collection = collect_runs(sweeps)
-        collect_s, collect_cpu = time.perf_counter() - start, time.process_time() - cpu
+        collect_s, collect_cpu = time.perf_counter() - start, _cpu_with_children() - cpu
         assert collection.results["trial_key"].nunique() == n_trials, collection.notes()
         pd.testing.assert_frame_equal(collection.results, old_layout.results)
+        os.environ[COLLECT_PROCESSES_ENV] = "0"
+        try:
+            start, cpu = time.perf_counter(), _cpu_with_children()
+            threads = collect_runs(sweeps)
+            threads_s, threads_cpu = time.perf_counter() - start, _cpu_with_children() - cpu
+        finally:
+            os.environ.pop(COLLECT_PROCESSES_ENV, None)
+        pd.testing.assert_frame_equal(collection.results, threads.results)
         before_s = float("nan")
         if before:
             start = time.perf_counter()
@@ -119,11 +131,13 @@ def measure(n_trials: int, report: bool = True, before: bool = True) -> dict[str
             )
     return {"trials": n_trials, "rows": n_rows,
             "collect_general_s": round(general_s, 2), "collect_general_cpu_s": round(general_cpu, 2),
+            "collect_threads_s": round(threads_s, 2), "collect_threads_cpu_s": round(threads_cpu, 2),
             "collect_s": round(collect_s, 2),
             "collect_cpu_s": round(collect_cpu, 2), "collect_before_s": round(before_s, 2),
             "collect_ratio": round(before_s / collect_s, 2), "report_inline_s": round(inline_s, 2),
             "report_inline_cpu_s": round(inline_cpu, 2),
-            "layout_ratio": round(general_s / collect_s, 2), "report_s": round(report_s, 2),
+            "layout_ratio": round(general_s / collect_s, 2),
+            "processes_ratio": round(threads_s / collect_s, 2), "report_s": round(report_s, 2),
             "report_cpu_s": round(report_cpu, 2), "report_ratio": round(inline_s / report_s, 2),
             "total_s": round(collect_s + report_s, 2)}  # fmt: skip
 

@@ -12,13 +12,15 @@ from __future__ import annotations
 
 import json
 import logging
+import multiprocessing
 import os
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -38,6 +40,10 @@ SWEEP_PLAN_ENV = "PRIVBENCH_SWEEP_PLAN"
 """Path of the JSON file holding the job override lists of the sweep being launched."""
 SHOWN_MISSING = 5
 READ_THREADS = 4
+PROCESS_READ_MIN_FILES = 2000
+MAX_READ_PROCESSES = 8
+COLLECT_PROCESSES_ENV = "PRIVBENCH_COLLECT_PROCESSES"
+"""Processes that read result files (``0`` or ``1``: the collecting process, with threads)."""
 
 
 @dataclass
@@ -87,7 +93,13 @@ class Collection:
 def result_files(run_dir: Path) -> list[Path]:
     """Every job result file under ``run_dir`` (cache folders excluded), sorted."""
     run_dir = Path(run_dir)
-    return sorted(p for p in run_dir.rglob(ROWS_FILE) if ".cache" not in p.parts and "report" not in p.parts)
+    found = (p for p in run_dir.rglob(ROWS_FILE) if ".cache" not in p.parts and "report" not in p.parts)
+    return sorted(found, key=_path_order)
+
+
+def _path_order(path: Path) -> tuple[str, ...]:
+    """Sort key giving Path's own (POSIX) order; comparing the parts tuples is much faster."""
+    return path.parts
 
 
 def collect(run_dirs: Sequence[Path]) -> pd.DataFrame:
@@ -116,20 +128,21 @@ def collect_runs(run_dirs: Sequence[Path]) -> Collection:
                 f"{run_dir}: no {ROWS_FILE} found; expected the output directory of `privbench run`"
             )
         files.extend(found)
-    files = sorted(set(files))
-    tables = _read_all(files)
-    newest: dict[str, tuple[tuple[float, str], pa.Table]] = {}
-    keyless: list[pa.Table] = []
-    for path, frame in zip(files, tables):
-        keys = pc.unique(pc.drop_null(frame["trial_key"])) if "trial_key" in frame.column_names else []
-        if len(keys) != 1:
-            keyless.append(frame)
-            continue
-        stamp = (path.stat().st_mtime, str(path))
-        key = str(keys[0])
-        if key not in newest or stamp > newest[key][0]:
-            newest[key] = (stamp, frame)
-    kept = [frame for _, frame in newest.values()] + keyless
+    files = sorted(set(files), key=_path_order)
+    batches = _read_all(files)
+    # The newest file of each trial wins; files without exactly one trial key are all kept.
+    newest: dict[str, tuple[tuple[float, str], int, int]] = {}
+    keep = [np.zeros(len(batch.keys), dtype=bool) for batch in batches]
+    for b, batch in enumerate(batches):
+        for i, (key, stamp) in enumerate(zip(batch.keys, batch.stamps)):
+            if key is None:
+                keep[b][i] = True
+            elif key not in newest or stamp > newest[key][0]:
+                newest[key] = (stamp, b, i)
+    for _, b, i in newest.values():
+        keep[b][i] = True
+    kept = [batch.rows_of(mask) for batch, mask in zip(batches, keep) if mask.any()]
+    n_kept = int(sum(mask.sum() for mask in keep))
     table = conform_results(_to_pandas(kept))
     table = table.sort_values(["run_id", "trial_key", "metric", "variant"], kind="stable").reset_index(
         drop=True
@@ -138,18 +151,91 @@ def collect_runs(run_dirs: Sequence[Path]) -> Collection:
     return Collection(
         results=table,
         n_files=len(files),
-        duplicates=len(files) - len(kept),
+        duplicates=len(files) - n_kept,
         missing=missing,
         planned=planned,
     )
 
 
-def _read_all(files: Sequence[Path]) -> list[pa.Table]:
-    """Every result file as an Arrow table, read by a few threads (decompression frees the GIL)."""
+@dataclass
+class _Batch:
+    """Result files read together: their trial keys, (mtime, path) stamps and rows, in file order."""
+
+    keys: list[str | None]
+    stamps: list[tuple[float, str]]
+    sizes: list[int]
+    table: pa.Table
+
+    def rows_of(self, mask: np.ndarray) -> pa.Table:
+        """The rows of the files selected by ``mask``."""
+        if mask.all():
+            return self.table
+        return self.table.filter(pa.array(np.repeat(mask, self.sizes)))
+
+
+def _batch(paths: Sequence[Path]) -> _Batch:
+    """Read ``paths`` into one batch (tables of different schemas unified, null columns typed)."""
+    tables = [_read_rows(path) for path in paths]
+    keys = [_trial_key(table) for table in tables]
+    stamps = [(path.stat().st_mtime, str(path)) for path in paths]
+    table = tables[0] if len(tables) == 1 else _concat(tables)
+    return _Batch(keys, stamps, [t.num_rows for t in tables], table)
+
+
+def _trial_key(table: pa.Table) -> str | None:
+    if "trial_key" not in table.column_names:
+        return None
+    keys = pc.unique(pc.drop_null(table["trial_key"]))
+    return str(keys[0]) if len(keys) == 1 else None
+
+
+def _concat(tables: list[pa.Table]) -> pa.Table:
+    plain = [table.replace_schema_metadata(None) for table in tables]
+    try:
+        return pa.concat_tables(plain, promote_options="permissive")
+    except (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError):
+        # Columns whose types cannot be unified (results of much older versions): go through
+        # pandas, as the collection of separate files does.
+        return pa.Table.from_pandas(_to_pandas(plain), preserve_index=False)
+
+
+def _read_all(files: Sequence[Path]) -> list[_Batch]:
+    """Every result file, in file order, as batches.
+
+    Many files (at least :data:`PROCESS_READ_MIN_FILES`) are read by forked processes, one per
+    usable core (:func:`read_processes`), each returning its slice as one table: decoding a
+    file is about 1.5 ms of mostly GIL-holding work, so threads add little. Fewer files are
+    read by a few threads, one batch per file.
+    """
+    processes = read_processes(len(files))
+    if processes > 1:
+        size = max(1, -(-len(files) // (4 * processes)))  # four slices per process balance the load
+        slices = [list(files[i : i + size]) for i in range(0, len(files), size)]
+        context = multiprocessing.get_context("fork")
+        with ProcessPoolExecutor(max_workers=processes, mp_context=context) as pool:
+            return list(pool.map(_batch, slices))
     if len(files) < 2 * READ_THREADS:
-        return [_read_rows(path) for path in files]
+        return [_batch([path]) for path in files]
     with ThreadPoolExecutor(max_workers=READ_THREADS) as pool:
-        return list(pool.map(_read_rows, files))
+        return list(pool.map(lambda path: _batch([path]), files))
+
+
+def read_processes(n_files: int) -> int:
+    """Processes that read ``n_files`` result files (1: read in this process).
+
+    ``$PRIVBENCH_COLLECT_PROCESSES`` if set (0 or 1: this process), else the usable cores (at
+    most :data:`MAX_READ_PROCESSES`) for :data:`PROCESS_READ_MIN_FILES` files or more; 1 where
+    ``fork`` is not available or in a daemonic process (which may not have children).
+    """
+    if "fork" not in multiprocessing.get_all_start_methods() or multiprocessing.current_process().daemon:
+        return 1
+    configured = os.environ.get(COLLECT_PROCESSES_ENV, "").strip()
+    if configured:
+        return max(1, int(configured))
+    if n_files < PROCESS_READ_MIN_FILES:
+        return 1
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    return max(1, min(cores, MAX_READ_PROCESSES))
 
 
 def _read_rows(path: Path) -> pa.Table:
