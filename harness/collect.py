@@ -14,6 +14,7 @@ import json
 import logging
 import multiprocessing
 import os
+import tempfile
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -24,6 +25,7 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
+import pyarrow.ipc
 import pyarrow.parquet as pq
 
 from harness.errors import DataError
@@ -182,6 +184,16 @@ def _batch(paths: Sequence[Path]) -> _Batch:
     return _Batch(keys, stamps, [t.num_rows for t in tables], table)
 
 
+def _batch_to_file(job: tuple[list[Path], Path]) -> _Batch:
+    """:func:`_batch` of ``job[0]``, its table written to ``job[1]`` (Arrow IPC) instead of returned."""
+    paths, target = job
+    batch = _batch(paths)
+    with pa.OSFile(str(target), "wb") as sink, pa.ipc.new_file(sink, batch.table.schema) as writer:
+        writer.write_table(batch.table)
+    batch.table = pa.table({})
+    return batch
+
+
 def _trial_key(table: pa.Table) -> str | None:
     if "trial_key" not in table.column_names:
         return None
@@ -212,8 +224,17 @@ def _read_all(files: Sequence[Path]) -> list[_Batch]:
         size = max(1, -(-len(files) // (4 * processes)))  # four slices per process balance the load
         slices = [list(files[i : i + size]) for i in range(0, len(files), size)]
         context = multiprocessing.get_context("fork")
-        with ProcessPoolExecutor(max_workers=processes, mp_context=context) as pool:
-            return list(pool.map(_batch, slices))
+        shm = Path("/dev/shm")
+        with tempfile.TemporaryDirectory(prefix="privbench-collect-", dir=shm if shm.is_dir() else None) as tmp:
+            jobs = [(part, Path(tmp) / f"{number}.arrow") for number, part in enumerate(slices)]
+            with ProcessPoolExecutor(max_workers=processes, mp_context=context) as pool:
+                batches = list(pool.map(_batch_to_file, jobs))
+            for batch, (_, path) in zip(batches, jobs):
+                # Pickling the rows back cost more than reading them (their JSON text columns):
+                # each process writes its slice as an Arrow IPC file, read here without a copy.
+                with pa.memory_map(str(path)) as source:
+                    batch.table = pa.ipc.open_file(source).read_all()
+        return batches
     if len(files) < 2 * READ_THREADS:
         return [_batch([path]) for path in files]
     with ThreadPoolExecutor(max_workers=READ_THREADS) as pool:
