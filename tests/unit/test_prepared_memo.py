@@ -49,7 +49,11 @@ def test_a_job_takes_the_preflight_trial_once_with_its_own_run_id(tmp_path: Path
 
 def test_any_other_difference_builds_the_trial_again(tmp_path: Path) -> None:
     prepared_memo.remember(prepare_trial(config(tmp_path)))
-    for other in (config(tmp_path, split_seed=1), config(tmp_path, max_rows=100), config(tmp_path, gen_seed=3)):
+    for other in (
+        config(tmp_path, split_seed=1),
+        config(tmp_path, max_rows=100),
+        config(tmp_path, gen_seed=3),
+    ):
         assert prepared_memo.take(other) is None
         assert prepared_memo.prepare_or_reuse(other).cfg is other
 
@@ -83,8 +87,12 @@ def test_a_reused_trial_gives_the_rows_of_a_fresh_one(tmp_path: Path) -> None:
     pd.testing.assert_frame_equal(measured(reused_rows), measured(fresh_rows))
 
 
-def test_the_preflight_of_a_small_command_remembers_its_jobs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_preflight_of_a_small_command_remembers_its_jobs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(tmp_path)
-    jobs = preflight_jobs(["generator=identity", "suite=fast", "profile=quick"], multirun=False, base_dir=tmp_path)
+    jobs = preflight_jobs(
+        ["generator=identity", "suite=fast", "profile=quick"], multirun=False, base_dir=tmp_path
+    )
     assert len(jobs) == 1
     assert len(prepared_memo._MEMO) == 1

@@ -55,12 +55,15 @@ def test_background_png_equals_the_inline_png(tmp_path: Path) -> None:
 
 
 def test_a_figure_that_fails_in_its_child_raises_in_the_caller(tmp_path: Path) -> None:
-    with pytest.raises(ValueError, match="cannot draw this artist"):
-        with figure_style(), background_saving(workers=2):
-            save_figure(line_figure("fine"), tmp_path, "fine")
-            broken = line_figure("broken")
-            broken.add_artist(Exploding())
-            save_figure(broken, tmp_path, "broken")
+    with (
+        pytest.raises(ValueError, match="cannot draw this artist"),
+        figure_style(),
+        background_saving(workers=2),
+    ):
+        save_figure(line_figure("fine"), tmp_path, "fine")
+        broken = line_figure("broken")
+        broken.add_artist(Exploding())
+        save_figure(broken, tmp_path, "broken")
     assert (tmp_path / "fine.png").is_file()
     assert not (tmp_path / "broken.png").exists() or (tmp_path / "broken.png").stat().st_size == 0
 
