@@ -225,7 +225,9 @@ def _read_all(files: Sequence[Path]) -> list[_Batch]:
         slices = [list(files[i : i + size]) for i in range(0, len(files), size)]
         context = multiprocessing.get_context("fork")
         shm = Path("/dev/shm")
-        with tempfile.TemporaryDirectory(prefix="privbench-collect-", dir=shm if shm.is_dir() else None) as tmp:
+        with tempfile.TemporaryDirectory(
+            prefix="privbench-collect-", dir=shm if shm.is_dir() else None
+        ) as tmp:
             jobs = [(part, Path(tmp) / f"{number}.arrow") for number, part in enumerate(slices)]
             with ProcessPoolExecutor(max_workers=processes, mp_context=context) as pool:
                 batches = list(pool.map(_batch_to_file, jobs))
