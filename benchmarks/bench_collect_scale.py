@@ -46,6 +46,8 @@ import os
 import resource
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pandas as pd
@@ -107,13 +109,10 @@ def measure(n_trials: int, report: bool = True, before: bool = True) -> dict[str
         collect_s, collect_cpu = time.perf_counter() - start, _cpu_with_children() - cpu
         assert collection.results["trial_key"].nunique() == n_trials, collection.notes()
         pd.testing.assert_frame_equal(collection.results, old_layout.results)
-        os.environ[COLLECT_PROCESSES_ENV] = "0"
-        try:
+        with _environ(COLLECT_PROCESSES_ENV, "0"):
             start, cpu = time.perf_counter(), _cpu_with_children()
             threads = collect_runs(sweeps)
             threads_s, threads_cpu = time.perf_counter() - start, _cpu_with_children() - cpu
-        finally:
-            os.environ.pop(COLLECT_PROCESSES_ENV, None)
         pd.testing.assert_frame_equal(collection.results, threads.results)
         before_s = float("nan")
         if before:
@@ -151,20 +150,27 @@ def _time_report(
     before 2026-11-27); ``None`` uses the default background rendering
     (:func:`harness.report.style.background_saving`).
     """
-    previous = os.environ.get(FIGURE_WORKERS_ENV)
-    if workers is None:
-        os.environ.pop(FIGURE_WORKERS_ENV, None)
-    else:
-        os.environ[FIGURE_WORKERS_ENV] = str(workers)
-    try:
+    with _environ(FIGURE_WORKERS_ENV, None if workers is None else str(workers)):
         start, cpu = time.perf_counter(), _cpu_with_children()
         build_report(results, out_dir, title=f"{n_trials} trials")
         return time.perf_counter() - start, _cpu_with_children() - cpu
+
+
+@contextmanager
+def _environ(name: str, value: str | None) -> Iterator[None]:
+    """Set (or, with None, unset) ``$name`` inside the block; restore it after."""
+    previous = os.environ.get(name)
+    if value is None:
+        os.environ.pop(name, None)
+    else:
+        os.environ[name] = value
+    try:
+        yield
     finally:
         if previous is None:
-            os.environ.pop(FIGURE_WORKERS_ENV, None)
+            os.environ.pop(name, None)
         else:
-            os.environ[FIGURE_WORKERS_ENV] = previous
+            os.environ[name] = previous
 
 
 def _cpu_with_children() -> float:

@@ -130,16 +130,8 @@ CONFIGS: dict[str, dict[str, str]] = {
         "PRIVBENCH_WARM_UP": "1",
         "PRIVBENCH_REUSE_PREPARED": "0",
     },
-    "reuse prepared": {
-        "PRIVBENCH_LAZY_IMPORTS": "1",
-        "PRIVBENCH_TRTR_MEMO": "1",
-        "PRIVBENCH_HYDRA_VALIDATE": "0",
-        "PRIVBENCH_COMPOSE_ONCE": "1",
-        "PRIVBENCH_SDMETRICS_PARTIAL": "1",
-        "PRIVBENCH_WARM_UP": "1",
-        "PRIVBENCH_REUSE_PREPARED": "1",
-    },
 }
+CONFIGS["reuse prepared"] = {**CONFIGS["issue 18"], "PRIVBENCH_REUSE_PREPARED": "1"}
 QUICKSTART = ("identity", "independent_marginals", "uniform", "real_holdout", "subsample")
 SWEEPS: dict[str, tuple[list[str], list[list[str]], list[str]]] = {
     # name: (overrides of every job, per-job overrides, the same sweep as multirun overrides)

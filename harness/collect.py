@@ -29,6 +29,7 @@ import pyarrow.ipc
 import pyarrow.parquet as pq
 
 from harness.errors import DataError
+from harness.forking import fork_children
 from harness.schema import conform_results
 from harness.storage import atomic_write_bytes, atomic_write_json, atomic_write_parquet
 
@@ -250,15 +251,9 @@ def read_processes(n_files: int) -> int:
     most :data:`MAX_READ_PROCESSES`) for :data:`PROCESS_READ_MIN_FILES` files or more; 1 where
     ``fork`` is not available or in a daemonic process (which may not have children).
     """
-    if "fork" not in multiprocessing.get_all_start_methods() or multiprocessing.current_process().daemon:
+    if n_files < PROCESS_READ_MIN_FILES and not os.environ.get(COLLECT_PROCESSES_ENV, "").strip():
         return 1
-    configured = os.environ.get(COLLECT_PROCESSES_ENV, "").strip()
-    if configured:
-        return max(1, int(configured))
-    if n_files < PROCESS_READ_MIN_FILES:
-        return 1
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-    return max(1, min(cores, MAX_READ_PROCESSES))
+    return max(1, fork_children(COLLECT_PROCESSES_ENV, MAX_READ_PROCESSES))
 
 
 def _read_rows(path: Path) -> pa.Table:

@@ -61,11 +61,12 @@ def rows_parquet_bytes(frame: pd.DataFrame) -> bytes:
 
     A trial's ``rows.parquet`` has about 16 rows and 35 columns, so its footer is most of the
     file and per-column-chunk costs dominate reading it: no column statistics, no dictionary
-    pages, no pandas schema metadata (every column's type is a plain Arrow type that reads back
-    as the same pandas dtype) and Snappy instead of Zstandard (whose per-chunk context costs more
-    than it saves on 16 values). ``collect`` reads 10,000 such files in about a third of the CPU
-    time of :func:`parquet_bytes`' layout, and they are smaller (about 10 kB instead of 26 kB;
-    ``benchmarks/bench_collect_scale.py``). Deterministic like :func:`parquet_bytes`.
+    pages, no pandas schema metadata (readers get plain dtypes and apply the schema's with
+    :func:`harness.schema.conform_results`, as ``collect`` and the trial cache do) and Snappy
+    instead of Zstandard (whose per-chunk context costs more than it saves on 16 values).
+    ``collect`` decodes such files in about half the CPU time of :func:`parquet_bytes`' layout,
+    and they are smaller (about 10 kB instead of 26 kB; ``benchmarks/bench_collect_scale.py``).
+    Deterministic like :func:`parquet_bytes`.
     """
     table = pa.Table.from_pandas(frame, preserve_index=False).replace_schema_metadata(None)
     sink = pa.BufferOutputStream()

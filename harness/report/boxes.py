@@ -81,8 +81,8 @@ def draw_boxes(ax: Axes, data: pd.DataFrame, labels: list[str], colours: Colours
     generator_of = data.groupby("label", sort=False)["generator"].first()
     stats, positions, faces = [], [], []
     for position, label in enumerate(labels):
-        rows = groups.get(label)
-        finite = values[rows][np.isfinite(values[rows])] if rows is not None else values[:0]
+        picked = values[groups[label]] if label in groups else values[:0]
+        finite = picked[np.isfinite(picked)]
         if finite.size == 0:
             continue
         stats.extend(cbook.boxplot_stats(finite, whis=1.5))

@@ -17,7 +17,6 @@ whose child failed, so its error is raised as before).
 from __future__ import annotations
 
 import multiprocessing
-import os
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -28,6 +27,8 @@ import seaborn as sns
 from cycler import cycler
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
+
+from harness.forking import fork_children
 
 PALETTE_NAME = "colorblind"
 PALETTE_SIZE = 10  # distinct colours of the palette; beyond this they repeat
@@ -162,13 +163,7 @@ def figure_workers() -> int:
     :data:`MAX_FIGURE_WORKERS`); 0 where ``fork`` is not available, in a daemonic process
     (which may not have children) or on one core.
     """
-    if "fork" not in multiprocessing.get_all_start_methods() or multiprocessing.current_process().daemon:
-        return 0
-    configured = os.environ.get(FIGURE_WORKERS_ENV)
-    if configured is not None and configured.strip():
-        return max(0, int(configured))
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-    return 0 if cores < 2 else min(cores, MAX_FIGURE_WORKERS)
+    return fork_children(FIGURE_WORKERS_ENV, MAX_FIGURE_WORKERS)
 
 
 @contextmanager
