@@ -27,7 +27,7 @@ hierarchy levels rise by one, dates go month → year → ``*``; it stops when t
 share is at most ``max_suppression`` or nothing can be coarsened further.
 
 ``algorithm`` replaces the fixed rules for the QI columns: ``fulldomain`` searches the
-full-domain lattice (OLA, entropy loss, §6.0 / dataset hierarchies, ``k_target``, at most
+full-domain lattice (threshold search, entropy loss, §6.0 / dataset hierarchies, ``k_target``, at most
 ``max_suppression`` suppressed; none with ``suppression: none``) and ``mondrian`` partitions
 (§6.3, ``k_target``, no suppression). Direct identifiers are dropped either way.
 """
@@ -53,7 +53,7 @@ from generators.kanon.hierarchies import (
     apply_level,
     column_hierarchy,
 )
-from generators.kanon.lattice import Lattice, encode, ola_search, rank_nodes
+from generators.kanon.lattice import Lattice, encode, rank_nodes
 from generators.kanon.mondrian import mondrian_labels
 from generators.kanon.params import choice, validate_k, validate_share
 from generators.kanon.profiling import (
@@ -65,6 +65,7 @@ from generators.kanon.profiling import (
     profile_columns,
 )
 from generators.kanon.release import GeneralisingGenerator
+from generators.kanon.search import find_k_minimal
 from harness.datasets import load_hierarchy
 from harness.errors import ConfigError, DataError, InfeasibleConfigError
 
@@ -437,17 +438,17 @@ class DataAnonymizer(GeneralisingGenerator):
         limit = 0.0 if self.suppression == "none" else float(self.max_suppression)
         hierarchies = {c: column_hierarchy(self.spec_, c, train[c], source="arx") for c in qi}
         encoded = encode(train, hierarchies)
-        lattice = Lattice(encoded, self.k_target, limit)
-        best = rank_nodes(lattice, ola_search(lattice), "entropy")[0]
+        lattice = Lattice(encoded, self.k_target, limit, collapse=True)
+        best = rank_nodes(lattice, find_k_minimal(lattice, "threshold")[0], "entropy")[0]
         cls, sizes = lattice.classes(best.node)
         small = sizes[cls][encoded.row_combo] < self.k_target
-        labels = encoded.row_labels(best.node)
+        labels = encoded.row_labels(best.levels)
         keep = self._suppress(labels, small, qi)
         return (
             keep,
             labels,
             {
-                "node": dict(zip(qi, map(int, best.node))),
+                "node": dict(zip(qi, map(int, best.levels))),
                 "hierarchies": {c: h.describe() for c, h in hierarchies.items()},
                 "nodes_evaluated": lattice.n_evaluated,
             },

@@ -9,13 +9,13 @@ import pandas as pd
 
 from generators.kanon.equivalence import LOSSES
 from generators.kanon.hierarchies import HIERARCHY_SOURCES, Hierarchy, column_hierarchy
-from generators.kanon.lattice import Lattice, encode, exhaustive_search, ola_search, rank_nodes
+from generators.kanon.lattice import Lattice, encode, rank_nodes
 from generators.kanon.params import choice, validate_k, validate_share, validate_widths
 from generators.kanon.release import GeneralisingGenerator
+from generators.kanon.search import SEARCHES, find_k_minimal
 from harness.errors import ConfigError, InfeasibleConfigError
 from harness.spec import DatasetSpec
 
-SEARCHES: tuple[str, ...] = ("ola", "exhaustive")
 RANKING_REPORTED = 10
 """How many ranked k-minimal nodes ``details()`` lists."""
 
@@ -46,7 +46,7 @@ def qi_hierarchies(
 
 
 class KAnonFullDomain(GeneralisingGenerator):
-    """k-anonymity by full-domain generalisation and row suppression (OLA; §6.2).
+    """k-anonymity by full-domain generalisation and row suppression (§6.2).
 
     Every QI is generalised to one level of its hierarchy for all rows (a lattice node); the
     search finds the k-minimal nodes (k-anonymous once the rows of classes smaller than k,
@@ -63,8 +63,12 @@ class KAnonFullDomain(GeneralisingGenerator):
     loss : {"entropy", "discernibility", "precision"}
         Information loss used to choose among the k-minimal nodes
         (:mod:`generators.kanon.equivalence`).
-    search : {"ola", "exhaustive"}
-        OLA binary search with predictive tagging, or evaluate every node (small lattices).
+    search : {"threshold", "ola", "exhaustive"}
+        How the k-minimal nodes are found; all three find the same set
+        (:mod:`generators.kanon.search`): divide and conquer on one QI's anonymity threshold
+        (the default; its cost grows with the anonymity boundary), OLA's binary search with
+        predictive tagging (§6.2 as specified; slow on lattices of 10⁵ nodes and more), or
+        every node (small lattices).
     top_n : int
         Release the ``top_n``-th best k-minimal node (1 = the best; ``000_…`` kept the three
         best solutions). Infeasible when there are fewer k-minimal nodes.
@@ -80,6 +84,13 @@ class KAnonFullDomain(GeneralisingGenerator):
 
     Notes
     -----
+    The search runs on the lattice of each QI's distinct partitions (levels that partition
+    the data's values like the level below are left out; :class:`~generators.kanon.lattice.Lattice`
+    with ``collapse``): the k-minimal nodes, their ranking and the release are those of the
+    full lattice, and lattices past the size limit in full (ds43's and ds3's 8–9-QI sets of
+    the PrivateSMOTE study) become searchable. The set of k-minimal nodes is shared across
+    trials through the cross-trial memo (``top_n`` 1, 2, 3 search once).
+
     The search and the release are seed-independent (``randomised=False``). A value the
     hierarchy does not list (NaN, Adult's ``?``) is itself at level 0 and ``*`` above.
     The method is infeasible (status ``skipped``) when even the all-``*`` node needs more
@@ -91,7 +102,7 @@ class KAnonFullDomain(GeneralisingGenerator):
         k: int = 5,
         suppression_limit: float = 0.01,
         loss: str = "entropy",
-        search: str = "ola",
+        search: str = "threshold",
         top_n: int = 1,
         decode: str = "lower",
         hierarchy: str = "arx",
@@ -121,8 +132,8 @@ class KAnonFullDomain(GeneralisingGenerator):
         qi = list(self.spec_.qi)
         hierarchies = qi_hierarchies(self.spec_, train, qi, source=self.hierarchy, widths=self.widths)
         encoded = encode(train, hierarchies)
-        lattice = Lattice(encoded, self.k, float(self.suppression_limit))
-        k_minimal = ola_search(lattice) if self.search == "ola" else exhaustive_search(lattice)
+        lattice = Lattice(encoded, self.k, float(self.suppression_limit), collapse=True)
+        k_minimal, source = find_k_minimal(lattice, self.search)
         ranking = rank_nodes(lattice, k_minimal, self.loss)
         if self.top_n > len(ranking):
             raise InfeasibleConfigError(
@@ -134,7 +145,7 @@ class KAnonFullDomain(GeneralisingGenerator):
         self._publish(
             train,
             qi,
-            encoded.row_labels(chosen.node),
+            encoded.row_labels(chosen.levels),
             keep,
             extra={
                 "k": self.k,
@@ -142,12 +153,14 @@ class KAnonFullDomain(GeneralisingGenerator):
                 "loss": self.loss,
                 "loss_value": chosen.loss(self.loss),
                 "information_loss": {m: chosen.loss(m) for m in LOSSES},
-                "node": dict(zip(qi, map(int, chosen.node))),
+                "node": dict(zip(qi, map(int, chosen.levels))),
                 "node_height": chosen.height,
                 "hierarchy": self.hierarchy,
                 "hierarchies": {c: h.describe() for c, h in hierarchies.items()},
                 "search": self.search,
-                "lattice_size": len(lattice.nodes),
+                "lattice_size": lattice.full_size,
+                "lattice_searched": lattice.size,
+                "k_minimal_source": source,
                 "nodes_evaluated": lattice.n_evaluated,
                 "n_k_minimal": len(ranking),
                 "top_n": self.top_n,

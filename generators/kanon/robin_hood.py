@@ -26,10 +26,11 @@ import numpy as np
 import pandas as pd
 
 from generators.kanon.equivalence import LOSSES, class_ids
-from generators.kanon.fulldomain import SEARCHES, KAnonFullDomain
+from generators.kanon.fulldomain import KAnonFullDomain
 from generators.kanon.hierarchies import HIERARCHY_SOURCES, is_missing
 from generators.kanon.params import choice, validate_k, validate_share, validate_widths
 from generators.kanon.release import GeneralisingGenerator
+from generators.kanon.search import SEARCHES
 from harness.errors import ConfigError
 from harness.generator import GeneratorInfo
 
