@@ -36,6 +36,14 @@ on them):
     ``issue 18``, and a job running in the preflight's process takes the trial the preflight
     built (data loaded and split, generator and metrics constructed) instead of building it
     again (:mod:`harness.prepared_memo`; off above with ``PRIVBENCH_REUSE_PREPARED=0``).
+``fast exit``
+    ``reuse prepared``, and the process ends without the interpreter's module teardown once
+    privbench is done (:mod:`harness.process_exit`; off above with ``PRIVBENCH_FAST_EXIT=0``).
+``table cache``
+    ``fast exit``, and the dataset is read from the parsed-table cache on disk instead of
+    parsed again (:mod:`harness.datasets.table_cache`; off above with
+    ``PRIVBENCH_DATASET_CACHE=0``; the warm-up trial fills it, as a first run on a machine
+    would).
 
 Workloads:
 
@@ -55,7 +63,7 @@ fit children included: steadier than wall time on a shared machine), the recorde
 sample of variants not served from the cache, plus every metric's ``metric_s``), the
 recorded-work share (recorded / wall) and the wall and CPU ratios ``before`` / configuration.
 Configurations run interleaved in ``--repeats`` rounds (medians reported); an unmeasured warm-up
-trial first fills numba's on-disk kernel cache and the OS file cache. ``--breakdown`` instead runs each
+trial first fills numba's on-disk kernel cache, the parsed-table cache and the OS file cache. ``--breakdown`` instead runs each
 workload once, instrumented, and prints where its wall time goes (phases, Hydra compositions,
 the slowest imports by package from ``python -X importtime``). Run::
 
@@ -89,6 +97,8 @@ ISSUE_18_OFF = {
     "PRIVBENCH_SDMETRICS_PARTIAL": "0",
     "PRIVBENCH_WARM_UP": "0",
     "PRIVBENCH_REUSE_PREPARED": "0",
+    "PRIVBENCH_FAST_EXIT": "0",
+    "PRIVBENCH_DATASET_CACHE": "0",
 }
 CONFIGS: dict[str, dict[str, str]] = {
     "before": {
@@ -129,9 +139,13 @@ CONFIGS: dict[str, dict[str, str]] = {
         "PRIVBENCH_SDMETRICS_PARTIAL": "1",
         "PRIVBENCH_WARM_UP": "1",
         "PRIVBENCH_REUSE_PREPARED": "0",
+        "PRIVBENCH_FAST_EXIT": "0",
+        "PRIVBENCH_DATASET_CACHE": "0",
     },
 }
 CONFIGS["reuse prepared"] = {**CONFIGS["issue 18"], "PRIVBENCH_REUSE_PREPARED": "1"}
+CONFIGS["fast exit"] = {**CONFIGS["reuse prepared"], "PRIVBENCH_FAST_EXIT": "1"}
+CONFIGS["table cache"] = {**CONFIGS["fast exit"], "PRIVBENCH_DATASET_CACHE": "1"}
 QUICKSTART = ("identity", "independent_marginals", "uniform", "real_holdout", "subsample")
 SWEEPS: dict[str, tuple[list[str], list[list[str]], list[str]]] = {
     # name: (overrides of every job, per-job overrides, the same sweep as multirun overrides)
@@ -392,7 +406,7 @@ def _rank(label: str) -> tuple[int, str]:
 
 
 def breakdown(args: argparse.Namespace, base: Path) -> None:
-    """One instrumented run of each workload under the last of ``--configs`` (default ``issue 18``)."""
+    """One instrumented run of each workload under the last of ``--configs`` (default: the last configuration, ``table cache``)."""
     config = args.configs[-1]
     for workload in args.workloads:
         for launch in ["multirun"] if workload == "single" else args.launch:
@@ -442,12 +456,17 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--child", default=None, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child is not None:
-        print(json.dumps(child(json.loads(args.child), args.breakdown)))
-        return
+        print(json.dumps(child(json.loads(args.child), args.breakdown)), flush=True)
+        from harness.process_exit import exit_process  # as the console script ends
+
+        exit_process(0)
     with tempfile.TemporaryDirectory(prefix="privbench-overhead-") as tmp:
         base = Path(tmp)
-        if not args.no_warmup:  # numba's on-disk kernels, the OS file cache: not billed to the first config
-            run_privbench(["run", "generator=identity", "profile=quick"], CONFIGS["after"], base / "warmup")
+        if (
+            not args.no_warmup
+        ):  # numba's kernels, parsed tables, the OS file cache: not billed to the first config
+            warm = {**CONFIGS["after"], "PRIVBENCH_DATASET_CACHE": "1"}  # fills the parsed-table cache too
+            run_privbench(["run", "generator=identity", "profile=quick"], warm, base / "warmup")
         if args.breakdown:
             breakdown(args, base)
             return

@@ -35,9 +35,10 @@ import shutil
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from harness.errors import ConfigError, PrivbenchError
+from harness.process_exit import exit_process
 from harness.registry import USER_DIRS_ENV
 
 LIST_GROUPS = {
@@ -535,5 +536,11 @@ def _list(args: argparse.Namespace) -> int:
     return 0
 
 
+def console_main() -> NoReturn:
+    """The ``privbench`` console script (and ``python -m harness.cli``): :func:`main`, then the
+    process ends without the interpreter's module teardown (:mod:`harness.process_exit`)."""
+    exit_process(main())
+
+
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+    console_main()

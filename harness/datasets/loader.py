@@ -83,6 +83,7 @@ from harness.datasets.paths import DATA_ROOT, resolve_path
 from harness.datasets.readers import decompress, read_table
 from harness.datasets.simulated import resolve_params, simulate
 from harness.datasets.source import SourceConfig, parse_source
+from harness.datasets.table_cache import cached_table
 from harness.dtypes import conform
 from harness.errors import ConfigError, DataError
 from harness.registry import read_config
@@ -228,8 +229,9 @@ def _plain(value: Any) -> Any:
 def load_dataset(spec: DatasetSpec, *, base_dir: Path | None = None) -> LoadedDataset:
     """Load the table of ``spec``.
 
-    Parsed tables are cached in-process by digest, so repeated loads only re-read and
-    re-hash the file bytes; every call returns fresh copies.
+    Parsed tables are cached in-process and on disk between processes by digest
+    (:mod:`harness.datasets.table_cache`), so repeated loads only re-read and re-hash the
+    file bytes; every call returns fresh copies.
 
     Parameters
     ----------
@@ -337,7 +339,7 @@ def _cached(digest: str, build: Any) -> tuple[pd.DataFrame, np.ndarray | None]:
     if hit is not None:
         _CACHE.move_to_end(digest)
         return hit
-    value: tuple[pd.DataFrame, np.ndarray | None] = build()
+    value: tuple[pd.DataFrame, np.ndarray | None] = cached_table(digest, build)
     _CACHE[digest] = value
     while len(_CACHE) > _CACHE_SIZE:
         _CACHE.popitem(last=False)
