@@ -333,7 +333,8 @@ def _obtain_variant(p: PreparedTrial) -> VariantOutcome:
             status: str = outcome.status
             error = outcome.error
             if outcome.error_type == InfeasibleConfigError.__name__:
-                status, error = "skipped", "infeasible: " + error.split(": ", 1)[-1]
+                reason = error.splitlines()[0].split(": ", 1)[-1]  # one line: the reason, not the traceback
+                status, error = "skipped", "infeasible: " + reason
             return VariantOutcome(status, None, error, math.nan, math.nan, outcome.peak_rss_mb, False, {})
         result = dict(outcome.value)
         table = conform(read_parquet(out_path), p.spec, where="variant")
@@ -445,7 +446,11 @@ def _metric_rows(p: PreparedTrial, variant: VariantOutcome) -> list[dict[str, An
                          "metric_s": time.perf_counter() - start})  # fmt: skip
             continue
         elapsed = time.perf_counter() - start
+        calibration_start = time.perf_counter()
         calibration = calibrations.of(name, metric)
+        calibration_s = (
+            {} if calibration is None else {"calibration_s": time.perf_counter() - calibration_start}
+        )
         for variant_name, result in outputs.items():
             calib_raw, calib_none = (
                 (math.nan, math.nan) if calibration is None else calibration.for_variant(variant_name)
@@ -463,6 +468,7 @@ def _metric_rows(p: PreparedTrial, variant: VariantOutcome) -> list[dict[str, An
                         {
                             **result.details,
                             "seed": seed,
+                            **calibration_s,  # the reference values' computing time (0 when cached)
                             **_exempt(metric, variant_name, result.goal or metric.goal),
                         }
                     ),

@@ -56,6 +56,7 @@ def test_infeasible_configuration_is_skipped(privbench: Runner, tmp_path: Path) 
     rows = rows_of(tmp_path)
     assert (rows["status"] == "skipped").all()
     assert rows["error"].iloc[0].startswith("infeasible: k=400 exceeds the")
+    assert "\n" not in rows["error"].iloc[0]  # the reason only, no traceback
 
 
 def test_bad_parameter_is_a_one_line_error(privbench: Runner) -> None:
