@@ -180,6 +180,14 @@ def reproduce(
 
     record_sitting()
     for sweep in plan.sweeps:
+        finished = len(list((run_dir / sweep.name).glob("*/rows.parquet")))
+        if finished >= counts[sweep.name]:  # not even launched: each job would only find its rows
+            print(
+                f"privbench: sweep {sweep.name}: all {counts[sweep.name]} job(s) already have their rows",
+                file=sys.stderr,
+                flush=True,
+            )
+            continue
         os.environ["PRIVBENCH_N_JOBS"] = str(counts[sweep.name])
         run_sweep(plan, sweep, run_dir, extra, base_dir)
         record_sitting()

@@ -58,3 +58,8 @@ def test_persisted_profile_is_resumed_by_the_same_command(privbench: Runner, tmp
     text = (out / "REPRODUCTION.md").read_text()
     assert "incomplete: " not in text and "4 trials, 2 sittings" in text
     assert "### Profile `long`" in text and (out / "resumable" / "long" / "checks.json").is_file()
+    # a complete sweep is not launched again (its jobs would each only find their rows)
+    again = privbench(*command)
+    assert "sweep releases: all 4 job(s) already have their rows" in again.stderr
+    assert "privbench: sweep releases: " not in again.stderr.replace("sweep releases: all", "")
+    assert all(p.stat().st_mtime_ns == t for p, t in kept.items())
