@@ -446,11 +446,7 @@ def _metric_rows(p: PreparedTrial, variant: VariantOutcome) -> list[dict[str, An
                          "metric_s": time.perf_counter() - start})  # fmt: skip
             continue
         elapsed = time.perf_counter() - start
-        calibration_start = time.perf_counter()
         calibration = calibrations.of(name, metric)
-        calibration_s = (
-            {} if calibration is None else {"calibration_s": time.perf_counter() - calibration_start}
-        )
         for variant_name, result in outputs.items():
             calib_raw, calib_none = (
                 (math.nan, math.nan) if calibration is None else calibration.for_variant(variant_name)
@@ -468,7 +464,6 @@ def _metric_rows(p: PreparedTrial, variant: VariantOutcome) -> list[dict[str, An
                         {
                             **result.details,
                             "seed": seed,
-                            **calibration_s,  # the reference values' computing time (0 when cached)
                             **_exempt(metric, variant_name, result.goal or metric.goal),
                         }
                     ),
