@@ -98,7 +98,9 @@ def read_table(
 # ---------------------------------------------------------------------- parquet
 def _read_parquet(data: bytes, where: str) -> pd.DataFrame:
     try:
-        frame = pd.read_parquet(io.BytesIO(data))
+        # no pre-buffering: pyarrow 21's pre-buffered reads from memory left I/O threads that
+        # aborted about a fifth of the processes at exit (apache/arrow#34314, #50482)
+        frame = pd.read_parquet(io.BytesIO(data), pre_buffer=False)
     except Exception as exc:  # pyarrow raises several types for corrupt files
         first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         raise DataError(f"{where}: not a readable parquet file ({first})") from None
