@@ -344,12 +344,18 @@ def check_low_epsilon_equivalent_solutions(run: ReproductionRun) -> Check:
 def sign_tests(run: ReproductionRun) -> pd.DataFrame:
     """Bayes sign test of each technique's privacy-first variant against the oracle, per dataset (S1)."""
     from harness.report.bayes import bayes_sign_tests
+
+    return bayes_sign_tests(_privacy_first_deltas(run)[1], by="technique")
+
+
+def _privacy_first_deltas(run: ReproductionRun) -> tuple[pd.DataFrame, pd.DataFrame, tuple[str, ...]]:
+    """The privacy-first paths of the sign test's complete blocks, each technique's δ to the
+    block's oracle, and the block columns."""
     from harness.report.optimisation import oracle_deltas
 
     blocks = sign_test_blocks(run)
     paths = complete_blocks(_paths(run, ("privacy_first",)), blocks)
-    deltas = oracle_deltas(paths, technique="technique", blocks=blocks)
-    return bayes_sign_tests(deltas, by="technique")
+    return paths, oracle_deltas(paths, technique="technique", blocks=blocks), blocks
 
 
 def _paths(
@@ -370,8 +376,11 @@ def _paths(
 
 def check_fig5(run: ReproductionRun) -> list[Check]:
     """Fig. 5: ε-PrivateSMOTE and PPT have the highest P(draw) against the oracle (privacy first)."""
+    from harness.report.bayes import bayes_sign_tests
+
     try:
-        table = sign_tests(run).set_index("technique")
+        paths, deltas, blocks = _privacy_first_deltas(run)
+        table = bayes_sign_tests(deltas, by="technique").set_index("technique")
     except Exception as exc:  # too few techniques or scores in this run
         return [
             unavailable(
@@ -381,9 +390,9 @@ def check_fig5(run: ReproductionRun) -> list[Check]:
     draw = table["p_draw"].astype(float)
     eps = float(draw.get("ε-PrivateSMOTE", math.nan))
     others = draw.drop(labels=[t for t in ("ε-PrivateSMOTE", "PPT") if t in draw.index])
-    caveat = _fig5_caveat(run, int(table["n"].max()))
+    caveat = _fig5_caveat(run, int(table["n"].max()), paths)
     if not run.quick:
-        caveat = f"{_privacy_first_choices(run)}; {caveat}"
+        caveat = f"{_privacy_first_choices(paths, deltas, blocks)}; {caveat}"
     return [
         trend(
             "fig5-draw", "Fig. 5: P(draw) of ε-PrivateSMOTE ≥ every technique other than PPT",
@@ -401,17 +410,13 @@ def check_fig5(run: ReproductionRun) -> list[Check]:
     ]  # fmt: skip
 
 
-def _privacy_first_choices(run: ReproductionRun) -> str:
+def _privacy_first_choices(paths: pd.DataFrame, deltas: pd.DataFrame, blocks: tuple[str, ...]) -> str:
     """What the privacy-first path kept in the sign test's blocks: each technique's mean
     linkability and mean δ to the oracle, and the ε of ε-PrivateSMOTE's kept variants."""
-    from harness.report.optimisation import oracle_deltas
-
-    blocks = sign_test_blocks(run)
-    paths = complete_blocks(_paths(run, ("privacy_first",)), blocks)
     if paths.empty:
         return "no complete block"
     linkability = paths.groupby("technique")["privacy"].mean()
-    delta = oracle_deltas(paths, technique="technique", blocks=blocks).groupby("technique")["delta"].mean()
+    delta = deltas.groupby("technique")["delta"].mean()
     chosen = paths[paths["technique"] == "ε-PrivateSMOTE"]["generator_params"]
     epsilons = Counter(float(json.loads(p).get("epsilon", math.nan)) for p in chosen)
     eps_text = ", ".join(f"ε = {e:g} in {n}" for e, n in sorted(epsilons.items()))
@@ -435,21 +440,19 @@ def _privacy_first_choices(run: ReproductionRun) -> str:
     )
 
 
-def _dropped_datasets(run: ReproductionRun) -> str:
-    """Datasets of the run that have no complete sign-test block."""
-    blocks = sign_test_blocks(run)
-    kept = set(complete_blocks(_paths(run, ("privacy_first",)), blocks)["dataset"].astype(str))
-    dropped = sorted(set(main_results(run)["dataset"].astype(str)) - kept)
+def _dropped_datasets(run: ReproductionRun, paths: pd.DataFrame) -> str:
+    """Datasets of the run that have no complete sign-test block (``paths``: those of the blocks)."""
+    dropped = sorted(set(main_results(run)["dataset"].astype(str)) - set(paths["dataset"].astype(str)))
     return ", ".join(dropped) if dropped else "none"
 
 
-def _fig5_caveat(run: ReproductionRun, n_blocks: int) -> str:
+def _fig5_caveat(run: ReproductionRun, n_blocks: int, paths: pd.DataFrame) -> str:
     if run.quick:
         return f"{n_blocks} block (one dataset, 2,000 rows): the probabilities mostly reflect the prior"
     if run.profile == "protocol":
         return (
             f"{n_blocks} blocks = (dataset, QI set) pairs of the datasets with every technique (dropped as "
-            f"the paper's script does, no SMOTE variants: {_dropped_datasets(run)}); the paper's blocks are its 15 datasets, and pairs of one "
+            f"the paper's script does, no SMOTE variants: {_dropped_datasets(run, paths)}); the paper's blocks are its 15 datasets, and pairs of one "
             "dataset are not independent; GANs at a tenth of the paper's budget (see gan-budget-stability)"
         )
     return f"{n_blocks} block(s) (datasets; the paper has 15, we have the 4 available offline)"

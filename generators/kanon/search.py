@@ -69,7 +69,7 @@ def find_k_minimal(lattice: Lattice, search: str) -> tuple[list[Node], str]:
         "max_suppressed": int(lattice.max_suppressed),
         "search": search,
     }
-    hit = store.get_json(payload) if store.enabled else None
+    hit = store.get_json(payload)  # None when the memo is disabled
     if isinstance(hit, dict) and _valid(hit.get("k_minimal"), lattice.shape):
         return [tuple(int(v) for v in node) for node in hit["k_minimal"]], "memo"
     found = SEARCH_FUNCTIONS[search](lattice)
