@@ -8,17 +8,24 @@ duration of the block (unless the user set it), so a library that imports numba 
 block starts with the trial's budget; numba reads it once per process, so that process's numba
 then never uses more threads than the first such block allowed. ``PRIVBENCH_LAZY_IMPORTS=0``
 restores the import (the behaviour before issue 15; see :func:`lazy_imports`).
+
+threadpoolctl finds the BLAS/OpenMP libraries by scanning every loaded shared object and
+opening the matching ones (about 6 ms a call; a trial enters a budget a dozen times). The
+controller is kept per process and rescanned only when the number of loaded shared objects
+changes (:func:`_controller`; counting them costs 0.2 ms), so a library loaded later, with an
+import or ``dlopen``, is still limited. A forked child inherits it with the libraries it lists.
 """
 
 from __future__ import annotations
 
+import ctypes
 import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from threadpoolctl import threadpool_limits
+from threadpoolctl import ThreadpoolController
 
 LAZY_IMPORTS_ENV = "PRIVBENCH_LAZY_IMPORTS"
 
@@ -51,7 +58,7 @@ def limit_threads(threads: int) -> Iterator[None]:
     if torch is not None:
         torch.set_num_threads(threads)
     try:
-        with threadpool_limits(limits=threads):
+        with _controller().limit(limits=threads):
             yield
     finally:
         if numba is not None and previous_numba is not None:
@@ -69,3 +76,35 @@ def _numba() -> Any:
     import numba
 
     return numba
+
+
+_CACHED: tuple[int, ThreadpoolController] | None = None
+_PHDR_CALLBACK = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_size_t, ctypes.c_void_p)
+
+
+def _controller() -> ThreadpoolController:
+    """This process's threadpoolctl controller, rescanned when a shared object was loaded or unloaded."""
+    global _CACHED
+    loaded = _loaded_objects()
+    if _CACHED is None or loaded is None or _CACHED[0] != loaded:
+        controller = ThreadpoolController()
+        _CACHED = None if loaded is None else (loaded, controller)
+        return controller
+    return _CACHED[1]
+
+
+def _loaded_objects() -> int | None:
+    """How many shared objects the process has loaded (``dl_iterate_phdr``), or None where unknown."""
+    try:
+        iterate = ctypes.CDLL(None).dl_iterate_phdr
+    except (AttributeError, OSError):  # not glibc / ELF (macOS, Windows): no cache
+        return None
+    count = 0
+
+    def visit(info: int, size: int, data: int) -> int:
+        nonlocal count
+        count += 1
+        return 0
+
+    iterate(_PHDR_CALLBACK(visit), None)
+    return count
