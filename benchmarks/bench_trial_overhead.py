@@ -306,9 +306,10 @@ def recorded_work(results: Path) -> tuple[float, int]:
     """Recorded seconds of every trial under ``results`` and the number of trials.
 
     fit + sample of variants made in this run (a cached variant's times were recorded by the
-    run that made it), plus each metric's ``metric_s`` (once per trial and metric). The
-    calibration of privacy metrics (the metric on the raw and no-leakage reference releases,
-    :mod:`harness.calibration`) is real work but has no timing column: it counts as overhead.
+    run that made it), plus each metric's ``metric_s`` and ``calib_s`` (once per trial and
+    metric; ``calib_s``, the calibration of a privacy metric on the raw and no-leakage
+    reference releases, :mod:`harness.calibration`, is recorded since issue 18; older rows have
+    no such column and their calibration counted as overhead).
     """
     import pandas as pd
 
@@ -321,7 +322,8 @@ def recorded_work(results: Path) -> tuple[float, int]:
     made = trials[~trials["cache_hit"].fillna(False).astype(bool)]
     fit_sample = float(made["fit_s"].fillna(0).sum() + made["sample_s"].fillna(0).sum())
     metrics = rows.dropna(subset=["metric_s"]).drop_duplicates(["trial_key", "metric"])
-    return fit_sample + float(metrics["metric_s"].sum()), int(trials["trial_key"].nunique())
+    calibration = float(metrics["calib_s"].fillna(0).sum()) if "calib_s" in metrics else 0.0
+    return fit_sample + float(metrics["metric_s"].sum()) + calibration, int(trials["trial_key"].nunique())
 
 
 def workload_runs(workload: str, sweep: str, launch: str, extra: Sequence[str]) -> list[list[str]]:

@@ -38,6 +38,7 @@ RESULT_COLUMNS: dict[str, str] = {
     "fit_s": "float64",
     "sample_s": "float64",
     "metric_s": "float64",
+    "calib_s": "float64",  # privacy metrics: seconds this trial spent on calib_raw/calib_none (0: read from the cache)
     "peak_rss_mb": "float64",
     "n_train": "Int64",
     "n_synthetic": "Int64",

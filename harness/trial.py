@@ -446,7 +446,13 @@ def _metric_rows(p: PreparedTrial, variant: VariantOutcome) -> list[dict[str, An
                          "metric_s": time.perf_counter() - start})  # fmt: skip
             continue
         elapsed = time.perf_counter() - start
+        calibration_start = time.perf_counter()
         calibration = calibrations.of(name, metric)
+        calib_s = (
+            math.nan
+            if calibration is None
+            else 0.0 if calibration.cached else time.perf_counter() - calibration_start
+        )
         for variant_name, result in outputs.items():
             calib_raw, calib_none = (
                 (math.nan, math.nan) if calibration is None else calibration.for_variant(variant_name)
@@ -472,6 +478,7 @@ def _metric_rows(p: PreparedTrial, variant: VariantOutcome) -> list[dict[str, An
                     "metric_s": elapsed,
                     "calib_raw": calib_raw,
                     "calib_none": calib_none,
+                    "calib_s": calib_s,
                 }
             )
     rows.extend(_cost_rows(base, variant))

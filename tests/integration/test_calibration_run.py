@@ -28,6 +28,11 @@ def test_privacy_rows_carry_their_calibration(privbench: Runner, tmp_path: Path)
     assert rows.loc[rows["family"] != "privacy", "calib_raw"].isna().all()
     entries = list((tmp_path / "cache" / "calibration").rglob("*.json"))
     assert len(entries) == 1  # one block, one privacy metric (dcr_nndr)
+    # its time is recorded in the trial that computed it, 0 in the trials that read it
+    per_trial = privacy.groupby("trial_key")["calib_s"].agg(["min", "max"])
+    assert (per_trial["min"] == per_trial["max"]).all()  # one value per (trial, metric)
+    assert sorted(per_trial["max"] > 0) == [False, False, False, True]
+    assert rows.loc[rows["family"] != "privacy", "calib_s"].isna().all()
 
     privbench("report", str(run_dir))
     report = (run_dir / "report" / "report.md").read_text()
@@ -41,3 +46,4 @@ def test_calibration_can_be_switched_off(privbench: Runner, tmp_path: Path) -> N
     rows = collect([run_dir])
     assert rows["calib_raw"].isna().all()
     assert not (tmp_path / "cache" / "calibration").exists()
+    assert rows["calib_s"].isna().all()

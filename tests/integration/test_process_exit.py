@@ -14,7 +14,7 @@ import pandas as pd
 
 from tests.conftest import PRIVBENCH, REPO
 
-TIMING = ["fit_s", "sample_s", "metric_s", "peak_rss_mb"]
+TIMING = ["fit_s", "sample_s", "metric_s", "calib_s", "peak_rss_mb"]
 
 
 def normalised(text: str, root: Path) -> str:

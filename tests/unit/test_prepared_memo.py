@@ -78,7 +78,7 @@ def test_a_reused_trial_gives_the_rows_of_a_fresh_one(tmp_path: Path) -> None:
     assert reused is not None
     reused_rows = run_prepared(reused)
     fresh_rows = run_prepared(prepare_trial(job))
-    timing = ["fit_s", "sample_s", "metric_s", "peak_rss_mb", "timestamp", "versions"]
+    timing = ["fit_s", "sample_s", "metric_s", "calib_s", "peak_rss_mb", "timestamp", "versions"]
 
     def measured(rows: pd.DataFrame) -> pd.DataFrame:  # cost rows hold seconds and megabytes
         return rows[~rows["metric"].isin(COST_METRICS)].drop(columns=timing).reset_index(drop=True)
