@@ -448,11 +448,9 @@ def _metric_rows(p: PreparedTrial, variant: VariantOutcome) -> list[dict[str, An
         elapsed = time.perf_counter() - start
         calibration_start = time.perf_counter()
         calibration = calibrations.of(name, metric)
-        calib_s = (
-            math.nan
-            if calibration is None
-            else 0.0 if calibration.cached else time.perf_counter() - calibration_start
-        )
+        calib_s = math.nan
+        if calibration is not None:
+            calib_s = 0.0 if calibration.cached else time.perf_counter() - calibration_start
         for variant_name, result in outputs.items():
             calib_raw, calib_none = (
                 (math.nan, math.nan) if calibration is None else calibration.for_variant(variant_name)

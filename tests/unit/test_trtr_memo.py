@@ -186,7 +186,9 @@ def _trial(cache: Path) -> TrialConfig:
 
 def _comparable(rows: pd.DataFrame) -> pd.DataFrame:
     rows = rows[rows["family"] != "cost"]
-    return rows.drop(columns=["timestamp", "metric_s", "calib_s", "fit_s", "sample_s", "peak_rss_mb", "cache_hit"])
+    return rows.drop(
+        columns=["timestamp", "metric_s", "calib_s", "fit_s", "sample_s", "peak_rss_mb", "cache_hit"]
+    )
 
 
 def test_trial_rows_identical_with_and_without_the_memo(tmp_path: Path) -> None:
