@@ -93,6 +93,28 @@ def test_adult_space() -> None:
         np.testing.assert_array_equal(x[:, block].sum(axis=1), 1.0)
 
 
+@pytest.mark.parametrize("dataset", ["adult", "texas", "sd2011", "german_credit"])
+def test_vocabulary_is_the_text_of_every_value(dataset: str) -> None:
+    """The one-hot vocabulary (built from distinct values) is the set of per-row ``str`` labels."""
+    data = contract_data(dataset, n_train=400, n_control=100, n_test=100, seed=0)
+    enc = TableEncoder(data.spec).fit(data.train, data.control)
+    for col in data.spec.categorical_columns:
+        both = pd.concat([data.train[col], data.control[col]])
+        labels = set(both.dropna().astype(str))
+        expected = sorted(labels) + (["<NA>"] if both.isna().any() else [])
+        assert [n.split("=", 1)[1] for n in enc.feature_names if n.startswith(f"{col}=")] == expected
+
+
+def test_mixed_type_values_share_a_label_with_their_encoding() -> None:
+    """Equal values of different Python types (1 and 1.0) get one column, the one they are encoded in."""
+    spec = DatasetSpec.from_dict({"name": "mixed", "columns": {"c": "categorical"}})
+    real = pd.DataFrame({"c": pd.Series([1, 1.0, "a"], dtype=object)})
+    enc = TableEncoder(spec).fit(real)
+    x = enc.transform(real)
+    assert enc.feature_names == ["c=1", "c=a"]
+    np.testing.assert_array_equal(x, [[1.0, 0.0], [1.0, 0.0], [0.0, 1.0]])
+
+
 def test_canonical_row_order_ignores_input_order() -> None:
     data = contract_data("adult", n_train=300, n_control=100, n_test=100, seed=0)
     shuffled = data.train.sample(frac=1.0, random_state=1)
