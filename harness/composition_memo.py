@@ -19,7 +19,9 @@ every composition returns the config Hydra would have returned:
   ``prepend_hydra`` / ``skip_missing`` switches; the other overrides are passed through as the
   composition's config overrides, as Hydra separates them;
 * the merged config is keyed by the search path and the resulting defaults list, and handed
-  out as a deep copy (callers modify it).
+  out as a copy (callers modify it): :func:`clone_config`, a pickle round trip, which copies an
+  OmegaConf config in half the time of ``copy.deepcopy`` (flags, node types and structured
+  config classes included; submitit ships configs to SLURM jobs the same way).
 
 Errors are never memoised (a failing composition raises as before, every time). Entries hold
 for one command: :func:`clear` (called by every preflight, which installs the memo) forgets them,
@@ -32,6 +34,7 @@ from __future__ import annotations
 
 import copy
 import os
+import pickle
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -131,10 +134,19 @@ def _compose_config_from_defaults_list(self: ConfigLoaderImpl, defaults: list[An
     if cached is None:
         STATS["config_misses"] += 1
         composed = _ORIGINAL_COMPOSE(self, defaults, repo)
-        _remember(_CONFIGS, key, copy.deepcopy(composed))
+        _remember(_CONFIGS, key, clone_config(composed))
         return composed
     STATS["config_hits"] += 1
-    return copy.deepcopy(cached)
+    return clone_config(cached)
+
+
+def clone_config(cfg: Any) -> Any:
+    """An independent copy of an OmegaConf config (equal, with the same flags and node types).
+
+    A pickle round trip: about half the time of ``copy.deepcopy`` on a composed privbench job
+    config (16 vs 30 ms), which the memo's hits and the preflight's per-job configs pay.
+    """
+    return pickle.loads(pickle.dumps(cfg, protocol=pickle.HIGHEST_PROTOCOL))
 
 
 def _split_overrides(repo: Any, overrides: Sequence[Any]) -> tuple[list[Any], list[Any]]:

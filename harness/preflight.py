@@ -8,7 +8,6 @@ bad input stops the command with a one-line error before any trial starts.
 
 from __future__ import annotations
 
-import copy
 import os
 import re
 from collections.abc import Iterator, Sequence
@@ -171,8 +170,8 @@ class JobComposer:
         base = self._bases.get(signature)
         if base is None:
             base = self._bases[signature] = compose_job(overrides)
-            return copy.deepcopy(base)
-        cfg = copy.deepcopy(base)
+            return composition_memo.clone_config(base)
+        cfg = composition_memo.clone_config(base)
         try:
             with open_dict(cfg):
                 for override in leaves:
@@ -219,11 +218,22 @@ def _choice(group: str, overrides: Sequence[str]) -> str:
 
 
 def job_dict(cfg: Any) -> dict[str, Any]:
-    """The composed job config without its ``hydra`` node, resolved, as a plain dict."""
-    cfg = copy.deepcopy(cfg)
-    with open_dict(cfg):
-        cfg.pop("hydra", None)
-    return plain_dict(cfg)
+    """The composed job config without its ``hydra`` node, resolved, as a plain dict.
+
+    Each root key is converted on its own (interpolations resolve against the whole config), so
+    the config is neither copied nor changed; a missing value (``???``) stays the string ``???``
+    as :func:`omegaconf.OmegaConf.to_container` leaves it.
+    """
+    out: dict[str, Any] = {}
+    for key in cfg:
+        if key == "hydra":
+            continue
+        if OmegaConf.is_missing(cfg, key):
+            out[key] = "???"
+            continue
+        value = cfg[key]
+        out[key] = OmegaConf.to_container(value, resolve=True) if OmegaConf.is_config(value) else value
+    return plain_dict(out)
 
 
 NESTED_GROUPS = ("generator", "dataset", "suite")

@@ -86,3 +86,73 @@ def test_an_edited_user_config_is_read_again(tmp_path: Path) -> None:
     finally:
         composition_memo.uninstall()
     assert "extra" not in first.generator and second.generator.extra == 1
+
+
+def _flags_and_types(cfg: object, path: str = "") -> list[tuple[str, object, object, object, object]]:
+    """Every node's struct / readonly flags, ref type and object type, depth first."""
+    from omegaconf import DictConfig, ListConfig
+
+    node = cfg
+    out = [
+        (
+            path,
+            OmegaConf.is_struct(node),  # type: ignore[arg-type]
+            OmegaConf.is_readonly(node),  # type: ignore[arg-type]
+            node._metadata.ref_type,  # type: ignore[attr-defined]
+            node._metadata.object_type,  # type: ignore[attr-defined]
+        )
+    ]
+    if isinstance(node, DictConfig):
+        for key in node:
+            child = node._get_node(key)
+            if isinstance(child, (DictConfig, ListConfig)):
+                out += _flags_and_types(child, f"{path}.{key}")
+    elif isinstance(node, ListConfig):
+        for i in range(len(node)):
+            child = node._get_node(i)
+            if isinstance(child, (DictConfig, ListConfig)):
+                out += _flags_and_types(child, f"{path}[{i}]")
+    return out
+
+
+def test_clone_config_is_an_independent_equal_copy(hydra_app: object) -> None:
+    import copy
+
+    from omegaconf import open_dict, read_write
+
+    cfg = hydra_app.compose_config("config", JOBS[3], run_mode=RunMode.RUN, from_shell=False)  # type: ignore[attr-defined]
+    OmegaConf.set_readonly(cfg.hydra, True)
+    clone, reference = composition_memo.clone_config(cfg), copy.deepcopy(cfg)
+    assert OmegaConf.to_yaml(clone) == OmegaConf.to_yaml(reference) == OmegaConf.to_yaml(cfg)
+    assert _flags_and_types(clone) == _flags_and_types(reference)
+    assert OmegaConf.get_type(clone, "hydra") is OmegaConf.get_type(cfg, "hydra")
+    with read_write(clone), open_dict(clone):
+        clone.gen_seed = 99
+        clone.runtime.threads = 7
+    with read_write(clone.hydra):
+        clone.hydra.job.name = "changed"
+    assert cfg.gen_seed == 1 and cfg.runtime.threads != 7 and cfg.hydra.job.name != "changed"
+
+
+def test_job_dict_equals_the_resolved_config_without_hydra(hydra_app: object) -> None:
+    import copy
+
+    from omegaconf import open_dict
+
+    from harness.preflight import job_dict
+    from harness.spec import plain_dict
+
+    compared = 0
+    for job in [*JOBS, ["experiment=quickstart", "description=${generator._target_}"]]:
+        try:
+            cfg = hydra_app.compose_config("config", job, run_mode=RunMode.RUN, from_shell=False)  # type: ignore[attr-defined]
+        except Exception:
+            continue
+        before = OmegaConf.to_yaml(cfg)
+        reference = copy.deepcopy(cfg)
+        with open_dict(reference):
+            reference.pop("hydra")
+        assert job_dict(cfg) == plain_dict(reference), job
+        assert OmegaConf.to_yaml(cfg) == before  # not changed
+        compared += 1
+    assert compared >= 8
