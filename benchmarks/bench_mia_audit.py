@@ -32,7 +32,7 @@ import pandas as pd
 
 from harness.checks import contract_data
 from harness.dtypes import conform
-from harness.encoding import TableEncoder, _as_labels, _category_codes
+from harness.encoding import TableEncoder, _category_codes
 from harness.generator import BaseGenerator
 from harness.instantiate import GeneratorBuilder
 from metrics.privacy.mia_audit import MiaAudit
@@ -102,7 +102,8 @@ def encoding_row(repeats: int = 20) -> dict[str, Any]:
     vocab = {c: tuple(sorted({str(v) for v in data.train[c].dropna()})) for c in columns}
 
     def previous(col: pd.Series, categories: tuple[str, ...]) -> np.ndarray:
-        return pd.Categorical(_as_labels(col), categories=list(categories)).codes.astype(np.int64)
+        labels = col.astype(object).where(col.isna(), col.astype(str))  # every row converted to text
+        return pd.Categorical(labels, categories=list(categories)).codes.astype(np.int64)
 
     def clock(codes: Any) -> float:
         times = []
