@@ -19,6 +19,7 @@ from harness.encoding import COLUMNS_MODES, TableEncoder, canonical_row_order
 from harness.errors import ConfigError, IncomputableMetricError
 from harness.metric import BaseMetric, Family, Goal, MetricResult
 from harness.spec import DatasetSpec
+from metrics.privacy.exact_distances import exact_distances
 
 #: Encoded widths up to this use an exact KD-tree, wider spaces a chunked brute-force search.
 KD_TREE_MAX_DIMS = 20
@@ -197,7 +198,7 @@ class DcrNndr(BaseMetric):
             chunk = search.encoder.transform(query.iloc[start : start + self.chunk_size])
             dist, idx = search.index.kneighbors(chunk)
             if not search.exact:
-                dist = np.sqrt(((chunk[:, None, :] - search.train[idx]) ** 2).sum(axis=2))
+                dist = exact_distances(chunk, search.train, idx)
                 dist.sort(axis=1)
             yield dist[:, 0], dist[:, 1], dist[:, -1]
 

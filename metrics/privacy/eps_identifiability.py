@@ -19,6 +19,7 @@ from harness.errors import IncomputableMetricError
 from harness.metric import BaseMetric, Family, Goal, MetricResult
 from harness.params import check_int
 from harness.spec import DatasetSpec
+from metrics.privacy.exact_distances import exact_distances
 
 #: Encoded widths up to this use an exact KD-tree, wider spaces a chunked brute-force search.
 KD_TREE_MAX_DIMS = 20
@@ -131,7 +132,7 @@ class EpsIdentifiability(BaseMetric):
         for start in range(0, len(query), self.chunk_size):
             chunk = query[start : start + self.chunk_size]
             _, idx = index.kneighbors(chunk)
-            dist = np.sqrt(((chunk[:, None, :] - index_rows[idx]) ** 2).sum(axis=2))
+            dist = exact_distances(chunk, index_rows, idx)
             if exclude_self:
                 own = idx == np.arange(start, start + len(chunk))[:, None]
                 dist = np.where(own, np.inf, dist)

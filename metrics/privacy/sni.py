@@ -21,6 +21,7 @@ from harness.errors import ConfigError, IncomputableMetricError
 from harness.metric import BaseMetric, Family, Goal, MetricResult
 from harness.params import check_choice, check_int
 from harness.spec import DatasetSpec
+from metrics.privacy.exact_distances import exact_distances
 
 #: Encoded widths up to this use an exact KD-tree, wider spaces a chunked brute-force search.
 KD_TREE_MAX_DIMS = 20
@@ -80,7 +81,7 @@ def knn_graph(points: np.ndarray, k: int, chunk_size: int = 10_000) -> tuple[np.
         own[~own.any(axis=1), -1] = True
         own &= np.cumsum(own, axis=1) == 1  # drop exactly one entry per row
         idx = idx[~own].reshape(len(chunk), k)
-        dist = np.sqrt(((chunk[:, None, :] - points[idx]) ** 2).sum(axis=2))
+        dist = exact_distances(chunk, points, idx)
         order = np.argsort(dist, axis=1, kind="stable")
         nbr_parts.append(np.take_along_axis(idx, order, axis=1))
         dist_parts.append(np.take_along_axis(dist, order, axis=1))
