@@ -78,6 +78,11 @@ def _numba() -> Any:
     return numba
 
 
+def warm_thread_budget() -> None:
+    """Scan the loaded libraries now, so processes forked next inherit the controller."""
+    _controller()
+
+
 _CACHED: tuple[int, ThreadpoolController] | None = None
 _PHDR_CALLBACK = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_size_t, ctypes.c_void_p)
 

@@ -49,8 +49,8 @@ from harness.schema import to_results_frame
 from harness.seeding import derive_seed
 from harness.spec import DatasetSpec, canonical_json
 from harness.splits import Split, SplitConfig, make_split
-from harness.storage import parquet_bytes, read_parquet
-from harness.threads import limit_threads
+from harness.storage import parquet_bytes, read_parquet, warm_parquet_writer
+from harness.threads import limit_threads, warm_thread_budget
 from harness.versions import versions
 
 COST_METRICS: tuple[str, ...] = ("fit_seconds", "sample_seconds", "peak_rss_mb")
@@ -312,6 +312,9 @@ def _obtain_variant(p: PreparedTrial) -> VariantOutcome:
     with tempfile.TemporaryDirectory(dir=tmp_dir) as work:
         out_path = Path(work) / "variant.parquet"
         control = p.control if p.generator.info().needs_control else None
+        if p.cfg.start_method == "fork":  # first-use set-up paid here once, not in every fit child
+            warm_parquet_writer()
+            warm_thread_budget()
         with stage(f"fitting and sampling {p.cfg.generator}", _trial_label(p)):
             outcome = run_isolated(
                 _fit_and_sample,

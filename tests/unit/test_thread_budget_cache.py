@@ -61,3 +61,26 @@ def test_controller_is_reused_and_rescanned_when_a_library_loads(tmp_path: Path)
     assert len(out["inside"]) > len(out["numpy_only"])
     assert all(threads == 1 for _, threads in out["inside"])
     assert out["after"] == out["before"]  # restored on exit
+
+
+FORK = """
+    import json
+    import numpy
+    from harness.isolation import run_isolated
+    from harness.storage import warm_parquet_writer
+    from harness.threads import _controller, warm_thread_budget
+
+    warm_thread_budget()
+    warm_parquet_writer()
+    warm_parquet_writer()  # once per process
+    parent = id(_controller())
+    child = run_isolated(lambda: id(_controller()), timeout_s=60, max_memory_mb=None).value
+    print(json.dumps({"inherited": child == parent, "writes": warm_parquet_writer.cache_info().misses}))
+"""
+
+
+def test_forked_children_inherit_the_warmed_controller() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(FORK)], cwd=REPO, capture_output=True, text=True, check=True
+    )
+    assert json.loads(proc.stdout.strip().splitlines()[-1]) == {"inherited": True, "writes": 1}
