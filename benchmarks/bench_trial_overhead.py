@@ -147,19 +147,28 @@ CONFIGS["reuse prepared"] = {**CONFIGS["issue 18"], "PRIVBENCH_REUSE_PREPARED": 
 CONFIGS["fast exit"] = {**CONFIGS["reuse prepared"], "PRIVBENCH_FAST_EXIT": "1"}
 CONFIGS["table cache"] = {**CONFIGS["fast exit"], "PRIVBENCH_DATASET_CACHE": "1"}
 QUICKSTART = ("identity", "independent_marginals", "uniform", "real_holdout", "subsample")
-SWEEPS: dict[str, tuple[list[str], list[list[str]], list[str]]] = {
-    # name: (overrides of every job, per-job overrides, the same sweep as multirun overrides)
-    "identity": (
-        ["generator=identity", "profile=quick"],
-        [[f"gen_seed={s}"] for s in range(10)],
-        ["gen_seed=" + ",".join(str(s) for s in range(10))],
-    ),
-    "quickstart": (
+
+
+def sweep_runs(sweep: str, trials: int = 10) -> tuple[list[str], list[list[str]], list[str]]:
+    """(overrides of every job, per-job overrides, the same sweep as multirun overrides).
+
+    ``identity`` has ``trials`` jobs (``gen_seed=0..trials-1``); ``quickstart`` always 10.
+    """
+    if sweep == "identity":
+        seeds = range(trials)
+        return (
+            ["generator=identity", "profile=quick"],
+            [[f"gen_seed={s}"] for s in seeds],
+            ["gen_seed=" + ",".join(str(s) for s in seeds)],
+        )
+    return (
         ["experiment=quickstart"],
         [[f"generator={g}", f"gen_seed={s}"] for g in QUICKSTART for s in (0, 1)],
         [],
-    ),
-}
+    )
+
+
+SWEEPS = ("identity", "quickstart")
 HEAVY = ("torch", "numba", "sdmetrics", "anonymeter", "xgboost", "jax", "matplotlib", "umap", "statsmodels")
 
 
@@ -255,9 +264,18 @@ def child(argv: list[str], breakdown: bool) -> dict[str, Any]:
 
 # ---------------------------------------------------------------------- parent side
 def run_privbench(
-    argv: Sequence[str], env: dict[str, str], root: Path, *, breakdown: bool = False, importtime: bool = False
+    argv: Sequence[str],
+    env: dict[str, str],
+    root: Path,
+    *,
+    breakdown: bool = False,
+    importtime: bool = False,
+    repo: Path = REPO,
 ) -> dict[str, Any]:
-    """``privbench ARGV`` in a fresh interpreter with results and cache under ``root``."""
+    """``privbench ARGV`` in a fresh interpreter with results and cache under ``root``.
+
+    ``repo``: the checkout whose code runs (another commit's worktree for ``--baseline-tree``).
+    """
     command = [sys.executable, *(["-X", "importtime"] if importtime else [])]
     command += ["-m", "benchmarks.bench_trial_overhead", "--child", json.dumps(list(argv))]
     if breakdown:
@@ -268,7 +286,7 @@ def run_privbench(
         "PRIVBENCH_RESULTS_DIR": str(root / "results"),
         "PRIVBENCH_CACHE_DIR": str(root / "cache"),
         "PRIVBENCH_PROGRESS": "0",
-        "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep),
+        "PYTHONPATH": os.pathsep.join([str(repo), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep),
     }
     root.mkdir(parents=True, exist_ok=True)
     cpu_before = _children_cpu_s()
@@ -326,23 +344,31 @@ def recorded_work(results: Path) -> tuple[float, int]:
     return fit_sample + float(metrics["metric_s"].sum()) + calibration, int(trials["trial_key"].nunique())
 
 
-def workload_runs(workload: str, sweep: str, launch: str, extra: Sequence[str]) -> list[list[str]]:
+def workload_runs(
+    workload: str, sweep: str, launch: str, extra: Sequence[str], trials: int = 10
+) -> list[list[str]]:
     """The ``privbench`` argument lists of one measured run of a workload."""
     if workload == "single":
         return [["run", "generator=identity", "suite=fast", *extra]]
-    common, jobs, multirun = SWEEPS[sweep]
+    common, jobs, multirun = sweep_runs(sweep, trials)
     if launch == "multirun":
         return [["run", "-m", *common, *multirun, *extra]]
     return [["run", "--no-preflight", *common, *job, *extra] for job in jobs]
 
 
+TREES: dict[str, Path] = {}
+"""Configurations that run another checkout's code (``--baseline-tree``): label -> its root."""
+
+
 def measure(
-    workload: str, sweep: str, launch: str, extra: Sequence[str], config: str, base: Path
+    workload: str, sweep: str, launch: str, extra: Sequence[str], config: str, base: Path, trials: int = 10
 ) -> dict[str, Any]:
     """Run one workload under one configuration in a fresh directory; wall, recorded, share."""
     root = Path(tempfile.mkdtemp(prefix="run-", dir=base))
+    repo = TREES.get(config, REPO)
     outs = [
-        run_privbench(argv, CONFIGS[config], root) for argv in workload_runs(workload, sweep, launch, extra)
+        run_privbench(argv, CONFIGS[config], root, repo=repo)
+        for argv in workload_runs(workload, sweep, launch, extra, trials)
     ]
     wall = sum(o["wall_s"] for o in outs)
     cpu = sum(o["cpu_s"] for o in outs)
@@ -361,6 +387,7 @@ def compare(
     configs: Sequence[str],
     repeats: int,
     base: Path,
+    trials: int = 10,
 ) -> dict[str, dict[str, float]]:
     """Measure ``workload`` (kind, sweep, launch) under every configuration, interleaved in rounds.
 
@@ -371,10 +398,10 @@ def compare(
     results: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for _ in range(repeats):
         for config in configs:
-            results[config].append(measure(kind, sweep, launch, extra, config, base))
+            results[config].append(measure(kind, sweep, launch, extra, config, base, trials))
     print(f"\n{label}  ({repeats} round(s), medians; 2 shared CPU cores, timings vary with their load)")
     print(
-        f"  {'configuration':<14} {'wall s':>8} {'CPU s':>7} {'recorded s':>11} {'share':>6} "
+        f"  {'configuration':<22} {'wall s':>8} {'CPU s':>7} {'recorded s':>11} {'share':>6} "
         f"{'wall ratio':>11} {'CPU ratio':>10}  heavy modules loaded"
     )
     medians: dict[str, dict[str, float]] = {}
@@ -387,7 +414,7 @@ def compare(
         m = medians[config]
         loaded = ", ".join(results[config][-1]["loaded"]) or "-"
         print(
-            f"  {config:<14} {m['wall_s']:8.1f} {m['cpu_s']:7.1f} {m['recorded_s']:11.1f} {m['share']:6.0%} "
+            f"  {config:<22} {m['wall_s']:8.1f} {m['cpu_s']:7.1f} {m['recorded_s']:11.1f} {m['share']:6.0%} "
             f"{ref['wall_s'] / m['wall_s']:10.2f}x {ref['cpu_s'] / m['cpu_s']:9.2f}x  {loaded}",
             flush=True,
         )
@@ -443,7 +470,21 @@ def breakdown(args: argparse.Namespace, base: Path) -> None:
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--workloads", nargs="+", choices=("single", "sweep"), default=["single", "sweep"])
-    parser.add_argument("--sweep", choices=sorted(SWEEPS), default="identity", help="the 10-trial sweep")
+    parser.add_argument("--sweep", choices=SWEEPS, default="identity", help="the 10-trial sweep")
+    parser.add_argument(
+        "--trials",
+        type=int,
+        nargs="+",
+        default=[10],
+        help="sizes of the identity sweep (several: the overhead split into per-process and per-trial parts)",
+    )
+    parser.add_argument(
+        "--baseline-tree",
+        type=Path,
+        default=None,
+        help="another checkout (e.g. a worktree of an earlier commit) run as the first configuration, "
+        "with its own defaults",
+    )
     parser.add_argument(
         "--launch", nargs="+", choices=("multirun", "processes"), default=["multirun", "processes"]
     )
@@ -459,6 +500,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--no-warmup", action="store_true", help="skip the unmeasured warm-up trial")
     parser.add_argument("--child", default=None, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.baseline_tree is not None:
+        label = f"tree {_short_commit(args.baseline_tree)}"
+        TREES[label] = args.baseline_tree.resolve()
+        CONFIGS[label] = {}  # that checkout's own defaults
+        args.configs = [label, *args.configs]
     if args.child is not None:
         print(json.dumps(child(json.loads(args.child), args.breakdown)), flush=True)
         from harness.process_exit import exit_process  # as the console script ends
@@ -479,9 +525,46 @@ def main(argv: Sequence[str] | None = None) -> None:
             label = f"one trial: privbench run generator=identity suite=fast {' '.join(args.extra)}"
             compare(label, ("single", args.sweep, "multirun"), args.extra, configs, args.repeats, base)
         if "sweep" in args.workloads:
+            sizes = args.trials if args.sweep == "identity" else [10]
             for launch in args.launch:
-                label = f"{args.sweep} sweep (10 trials, default suite, quick profile), launch: {launch}"
-                compare(label, ("sweep", args.sweep, launch), [], args.configs, args.repeats, base)
+                by_size = {}
+                for trials in sizes:
+                    label = f"{args.sweep} sweep ({trials} trials, default suite, quick profile), launch: {launch}"
+                    by_size[trials] = compare(
+                        label, ("sweep", args.sweep, launch), [], args.configs, args.repeats, base, trials
+                    )
+                if len(by_size) > 1:
+                    print_overhead_split(by_size)
+
+
+def print_overhead_split(by_size: dict[int, dict[str, dict[str, float]]]) -> None:
+    """Overhead (wall - recorded) fitted as per-process + per-trial parts, per configuration.
+
+    With the smallest and largest sweep: per-trial = the overhead's growth per added trial,
+    per-process = what remains; the share limit is the recorded share a long sweep approaches
+    (recorded per trial / (recorded + overhead) per trial).
+    """
+    small, large = min(by_size), max(by_size)
+    print(f"\noverhead split from the {small}- and {large}-trial sweeps (medians)")
+    print(
+        f"  {'configuration':<22} {'per process s':>14} {'per trial s':>12} {'recorded/trial s':>17} {'share limit':>12}"
+    )
+    for config in by_size[small]:
+        a, b = by_size[small][config], by_size[large][config]
+        over_a, over_b = a["wall_s"] - a["recorded_s"], b["wall_s"] - b["recorded_s"]
+        per_trial = (over_b - over_a) / (large - small)
+        per_process = over_a - small * per_trial
+        recorded = (b["recorded_s"] - a["recorded_s"]) / (large - small)
+        limit = recorded / (recorded + per_trial) if recorded + per_trial > 0 else float("nan")
+        print(f"  {config:<22} {per_process:14.2f} {per_trial:12.3f} {recorded:17.2f} {limit:12.0%}")
+
+
+def _short_commit(tree: Path) -> str:
+    """The abbreviated commit checked out at ``tree`` (its path where it is no git checkout)."""
+    proc = subprocess.run(
+        ["git", "-C", str(tree), "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=False
+    )
+    return proc.stdout.strip() or str(tree)
 
 
 if __name__ == "__main__":
