@@ -44,6 +44,15 @@ on them):
     parsed again (:mod:`harness.datasets.table_cache`; off above with
     ``PRIVBENCH_DATASET_CACHE=0``; the warm-up trial fills it, as a first run on a machine
     would).
+``pre-imported``
+    A simulation, not a feature: ``table cache`` with scikit-learn, SciPy, Anonymeter (numba,
+    polars) and the harness imported before the clock starts, and the wall time taken from the
+    command's own clock (no interpreter start or exit): what a long-lived worker that has
+    already imported them would take (issue 18's open question). Its CPU column still
+    includes the imports.
+``tree <commit>`` (``--baseline-tree PATH``)
+    Another checkout, e.g. a worktree of an earlier commit, run with its own defaults as the
+    first configuration: changes that have no switch measured side by side.
 
 Workloads:
 
@@ -60,7 +69,8 @@ Workloads:
 
 Reported per configuration: the wall time of the command(s), their CPU time (user + system, the
 fit children included: steadier than wall time on a shared machine), the recorded work (fit +
-sample of variants not served from the cache, plus every metric's ``metric_s``), the
+sample of variants not served from the cache, plus every metric's ``metric_s`` and
+``calib_s``), the
 recorded-work share (recorded / wall) and the wall and CPU ratios ``before`` / configuration.
 Configurations run interleaved in ``--repeats`` rounds (medians reported); an unmeasured warm-up
 trial first fills numba's on-disk kernel cache, the parsed-table cache and the OS file cache. ``--breakdown`` instead runs each
@@ -71,6 +81,8 @@ the slowest imports by package from ``python -X importtime``). Run::
     python -m benchmarks.bench_trial_overhead --workloads single --repeats 3
     python -m benchmarks.bench_trial_overhead --sweep quickstart --launch processes
     python -m benchmarks.bench_trial_overhead --breakdown --sweep quickstart
+    python -m benchmarks.bench_trial_overhead --workloads sweep --launch multirun --trials 10 30 \
+        --configs "table cache" --baseline-tree /tmp/wt   # per-process and per-trial overhead
 """
 
 from __future__ import annotations
@@ -92,6 +104,8 @@ from pathlib import Path
 from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
+PREIMPORT_ENV = "PRIVBENCH_BENCH_PREIMPORT"
+"""Set to 1 by the ``pre-imported`` configuration: the child imports before its clock starts."""
 ISSUE_18_OFF = {
     "PRIVBENCH_COMPOSE_ONCE": "0",
     "PRIVBENCH_SDMETRICS_PARTIAL": "0",
@@ -146,6 +160,7 @@ CONFIGS: dict[str, dict[str, str]] = {
 CONFIGS["reuse prepared"] = {**CONFIGS["issue 18"], "PRIVBENCH_REUSE_PREPARED": "1"}
 CONFIGS["fast exit"] = {**CONFIGS["reuse prepared"], "PRIVBENCH_FAST_EXIT": "1"}
 CONFIGS["table cache"] = {**CONFIGS["fast exit"], "PRIVBENCH_DATASET_CACHE": "1"}
+CONFIGS["pre-imported"] = {**CONFIGS["table cache"], PREIMPORT_ENV: "1"}
 QUICKSTART = ("identity", "independent_marginals", "uniform", "real_holdout", "subsample")
 
 
@@ -240,8 +255,25 @@ def _instrument(totals: dict[str, list[float]]) -> None:
     basic_launcher.run_job = hydra_module.run_job = hydra_utils.run_job
 
 
+PREIMPORTS = (
+    "harness.app", "harness.preflight", "harness.trial", "sklearn.ensemble", "sklearn.neighbors",
+    "sklearn.model_selection", "scipy.stats", "metrics.privacy.dcr_nndr", "metrics.privacy.anonymeter_linkability",
+    "metrics.utility.ml_efficacy", "metrics.fidelity.sdmetrics_shapes", "anonymeter.evaluators", "numba", "polars",
+)  # fmt: skip
+"""What a long-lived worker would already have imported when a trial arrives."""
+
+
 def child(argv: list[str], breakdown: bool) -> dict[str, Any]:
-    """Run ``privbench ARGV`` in this process; return its timings and loaded heavy modules."""
+    """Run ``privbench ARGV`` in this process; return its timings and loaded heavy modules.
+
+    With ``PRIVBENCH_BENCH_PREIMPORT=1`` the modules of :data:`PREIMPORTS` are imported before
+    the clock starts: the ``elapsed_s`` of such a run is what a pre-imported worker would take.
+    """
+    if os.environ.get(PREIMPORT_ENV) == "1":
+        import importlib
+
+        for module in PREIMPORTS:
+            importlib.import_module(module)
     start = time.perf_counter()
     totals: dict[str, list[float]] = defaultdict(lambda: [0.0, 0])
     if breakdown:
@@ -370,7 +402,8 @@ def measure(
         run_privbench(argv, CONFIGS[config], root, repo=repo)
         for argv in workload_runs(workload, sweep, launch, extra, trials)
     ]
-    wall = sum(o["wall_s"] for o in outs)
+    preimported = CONFIGS[config].get(PREIMPORT_ENV) == "1"  # the worker's own time: from its clock
+    wall = sum(o["elapsed_s"] if preimported else o["wall_s"] for o in outs)
     cpu = sum(o["cpu_s"] for o in outs)
     recorded, trials = recorded_work(root / "results")
     loaded = sorted({m for o in outs for m in o["loaded"]})
