@@ -7,13 +7,9 @@ Each check runs in a fresh interpreter: which libraries are loaded is process st
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
-import textwrap
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[2]
+from tests.unit.test_lazy_imports import _python
 
 SCRIPT = """
     import json
@@ -46,14 +42,7 @@ SCRIPT = """
 
 
 def test_controller_is_reused_and_rescanned_when_a_library_loads(tmp_path: Path) -> None:
-    proc = subprocess.run(
-        [sys.executable, "-c", textwrap.dedent(SCRIPT)],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    out = json.loads(proc.stdout.strip().splitlines()[-1])
+    out = _python(SCRIPT, tmp_path)
     assert out["same"] is True
     assert out["numpy_only"] and all(threads == 1 for _, threads in out["numpy_only"])
     assert out["rescanned"] is True
@@ -79,8 +68,5 @@ FORK = """
 """
 
 
-def test_forked_children_inherit_the_warmed_controller() -> None:
-    proc = subprocess.run(
-        [sys.executable, "-c", textwrap.dedent(FORK)], cwd=REPO, capture_output=True, text=True, check=True
-    )
-    assert json.loads(proc.stdout.strip().splitlines()[-1]) == {"inherited": True, "writes": 1}
+def test_forked_children_inherit_the_warmed_controller(tmp_path: Path) -> None:
+    assert _python(FORK, tmp_path) == {"inherited": True, "writes": 1}
