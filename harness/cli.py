@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from harness.errors import ConfigError, PrivbenchError
+from harness.gc_policy import pause_for_startup, resume_after_startup
 from harness.process_exit import exit_process
 from harness.registry import USER_DIRS_ENV
 
@@ -145,6 +146,7 @@ def _dispatch(argv: list[str]) -> int:
     command, rest = argv[0], argv[1:]
     if command == "run":
         return _run(rest)
+    resume_after_startup()  # only a trial's stack is imported with the collector paused
     if command == "reproduce":
         return _reproduce(rest)
     parser = _parser()
@@ -244,7 +246,11 @@ def _run(rest: list[str]) -> int:
     if skip_preflight:
         rest.remove("--no-preflight")
     multirun = "-m" in rest or "--multirun" in rest
-    from harness.preflight import check_repeated_keys, per_name_overrides
+    try:
+        import harness.app  # noqa: F401  the trial's stack (scikit-learn, SciPy, pandas, Hydra), collector paused
+        from harness.preflight import check_repeated_keys, per_name_overrides
+    finally:
+        resume_after_startup()
 
     check_repeated_keys([a for a in rest if not a.startswith("-")])
     from harness.slurm_config import require_for
@@ -539,6 +545,7 @@ def _list(args: argparse.Namespace) -> int:
 def console_main() -> NoReturn:
     """The ``privbench`` console script (and ``python -m harness.cli``): :func:`main`, then the
     process ends without the interpreter's module teardown (:mod:`harness.process_exit`)."""
+    pause_for_startup()
     exit_process(main())
 
 

@@ -38,6 +38,7 @@ from harness.datasets import LoadedDataset, load_dataset
 from harness.derived import complete, declared_rules, generator_view
 from harness.dtypes import conform
 from harness.errors import ConfigError, IncomputableMetricError, InfeasibleConfigError, PrivbenchError
+from harness.gc_policy import paused as gc_paused
 from harness.generator import BaseGenerator
 from harness.instantiate import GeneratorBuilder, build_generator, build_metric, split_config
 from harness.isolation import format_error, run_isolated
@@ -184,9 +185,11 @@ def prepare_trial(cfg: TrialConfig) -> PreparedTrial:
         len(frame), cfg.split, split_seed=cfg.split_seed, fold=cfg.fold, y=y, test_mask=test_mask
     )
     train, control, test = split.take(frame)
-    generator = build_generator(cfg.generator, cfg.generator_cfg)
+    with gc_paused():  # a plugin's first build imports its libraries (harness.gc_policy)
+        generator = build_generator(cfg.generator, cfg.generator_cfg)
     generator.validate_spec(generator_view(train, control, spec)[2])  # e.g. strict DP needs a public domain
-    metric_objects = {name: build_metric(name, mcfg) for name, mcfg in cfg.metrics.items()}
+    with gc_paused():
+        metric_objects = {name: build_metric(name, mcfg) for name, mcfg in cfg.metrics.items()}
     generator_seed = derive_seed(cfg.gen_seed, "generator", cfg.generator)
     target, _, _ = split_config(cfg.generator_cfg)
     info = generator.info()
@@ -552,7 +555,7 @@ def warm_up(metric: BaseMetric, threads: int) -> None:
     if os.environ.get(WARM_UP_ENV, "1") == "0":
         return
     hook = getattr(metric, "warm_up", None)
-    with limit_threads(threads), contextlib.suppress(ImportError):
+    with limit_threads(threads), gc_paused(), contextlib.suppress(ImportError):
         if callable(hook):
             hook()
 
