@@ -31,7 +31,7 @@ on them):
     (:mod:`harness.composition_memo`); only the SDMetrics subpackages a metric uses imported
     (:mod:`metrics.fidelity.sdmetrics_lazy`); a metric's first-use imports (Anonymeter, numba,
     polars) and the thread budget's set-up done before its clock starts
-    (:func:`harness.trial.warm_up`), so no longer part of the recorded work.
+    (:func:`harness.trial_metrics.warm_up`), so no longer part of the recorded work.
 ``reuse prepared``
     ``issue 18``, and a job running in the preflight's process takes the trial the preflight
     built (data loaded and split, generator and metrics constructed) instead of building it
@@ -233,15 +233,15 @@ def _instrument(totals: dict[str, list[float]]) -> None:
         key=lambda name, *a, **k: name,
     )
     wrap("harness.app", "run_job", "  job: task function (harness.app.run_job)")
-    wrap("harness.trial", "_obtain_variant", "    fit/sample child (wall)")
+    wrap("harness.trial", "obtain_variant", "    fit/sample child (wall)")
     wrap(
-        "harness.trial",
+        "harness.trial_metrics",
         "warm_up",
         "    metric warm-up (before the clock)",
         key=lambda metric, *a, **k: metric.name,
     )
-    wrap("harness.trial", "_compute_metric", "    metric", key=lambda metric, *a, **k: metric.name)
-    wrap("harness.trial", "_Calibrator.of", "    calibration", key=lambda self, name, metric: name)
+    wrap("harness.trial_metrics", "_compute_metric", "    metric", key=lambda metric, *a, **k: metric.name)
+    wrap("harness.trial_metrics", "_Calibrator.of", "    calibration", key=lambda self, name, metric: name)
     wrap("harness.trial", "TrialCache.put", "    write trial cache")
     wrap("harness.app", "atomic_write_parquet", "    write rows.parquet")
     loader = "hydra._internal.config_loader_impl"

@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from harness.trial import WARM_UP_ENV, warm_up
+from harness.trial_metrics import WARM_UP_ENV, warm_up
 
 
 class _Metric:
