@@ -3,24 +3,28 @@
 Importing the scientific stack a trial needs (scikit-learn, SciPy, pandas, Hydra, Anonymeter
 with numba and polars) creates some 265,000 tracked objects. With the collector on, CPython
 runs a full collection each time the long-lived heap has grown by a quarter, so the imports
-scan the growing heap some twenty times over: 0.2-0.5 s of a ``privbench`` command on the
-2-core machine (``benchmarks/bench_trial_overhead.py``, configuration ``gc paused``), and
-every later full collection of the process scans those objects again although they live as
-long as the process.
+scan the growing heap over and over: importing ``harness.app`` took 2.2-2.4 s with the
+collector on and 1.9-2.2 s paused (five interleaved pairs on the 2-core machine), and every
+later full collection of the process scans those objects again although they live as long
+as the process (later imports of scikit-learn's ensembles: 0.19-0.29 s, 0.08-0.21 s frozen).
+``benchmarks/bench_trial_overhead.py`` compares whole commands (configuration ``gc paused``).
 
 So a command:
 
 1. pauses the collector when the process starts (:func:`pause_for_startup`);
-2. after the harness and its libraries are imported, collects once, moves what survived
+2. after the harness and its libraries are imported, moves what the imports created
    (modules, classes, functions: objects that live as long as the process) to the
    permanent generation with :func:`gc.freeze`, and turns the collector back on
-   (:func:`resume_after_startup`); later collections scan only what trials create;
+   (:func:`resume_after_startup`); later collections scan only what trials create. There is
+   no collection before the freeze: it cost 0.15 s, as much as the pause saved, to free the
+   imports' cyclic garbage (about 1 MB of peak RSS, measured), which stays frozen instead;
 3. pauses it again around a metric's first-use imports inside a trial (:func:`paused`; no
    freeze there, the trial's own objects must stay collectable).
 
-Nothing is computed differently: objects are freed by reference counting as before, and cyclic
-garbage of the paused spans is collected when the collector runs again. ``PRIVBENCH_GC_PAUSE=0``
-leaves the collector as Python sets it (the benchmark's baseline).
+Nothing is computed differently: objects are freed by reference counting as before, and
+cyclic garbage of the spans paused inside a trial is collected when the collector runs
+again. ``PRIVBENCH_GC_PAUSE=0`` leaves the collector as Python sets it (the benchmark's
+baseline).
 """
 
 from __future__ import annotations
@@ -51,7 +55,7 @@ def pause_for_startup() -> None:
 
 
 def resume_after_startup() -> None:
-    """End the startup pause: one collection, survivors frozen, the collector on again.
+    """End the startup pause: what the imports created frozen, the collector on again.
 
     Does nothing unless :func:`pause_for_startup` paused the collector, so a caller that
     imports privbench as a library (tests, notebooks) keeps its own collector settings.
@@ -60,7 +64,6 @@ def resume_after_startup() -> None:
     if not _startup_pause:
         return
     _startup_pause = False
-    gc.collect()
     gc.freeze()
     gc.enable()
 
