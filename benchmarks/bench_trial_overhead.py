@@ -48,6 +48,11 @@ on them):
     ``table cache``, and the garbage collector paused while the trial's libraries are imported,
     what survives the imports frozen out of later collections (:mod:`harness.gc_policy`; off
     above with ``PRIVBENCH_GC_PAUSE=0``).
+``warm worker``
+    ``gc paused``, with every command handed to a warm worker (``privbench worker start``,
+    :mod:`harness.worker_server`) started before the configuration's first run; the wall
+    time is the command's, interpreter start included. The worker's own start (imports,
+    about 3 s) is paid once, outside the measurement, as a user pays it once per session.
 ``pre-imported``
     A simulation, not a feature: ``gc paused`` with scikit-learn, SciPy, Anonymeter (numba,
     polars) and the harness imported before the clock starts, and the wall time taken from the
@@ -110,6 +115,10 @@ from typing import Any
 REPO = Path(__file__).resolve().parent.parent
 PREIMPORT_ENV = "PRIVBENCH_BENCH_PREIMPORT"
 """Set to 1 by the ``pre-imported`` configuration: the child imports before its clock starts."""
+WORKER_BENCH_ENV = "PRIVBENCH_BENCH_WORKER"
+"""Set to 1 by the ``warm worker`` configuration: the command is handed to a running worker."""
+WORKER_DIR = Path(tempfile.gettempdir()) / f"privbench-bench-worker-{os.getpid()}"
+"""The ``warm worker`` configuration's worker folder (the other configurations never use a worker)."""
 ISSUE_18_OFF = {
     "PRIVBENCH_COMPOSE_ONCE": "0",
     "PRIVBENCH_SDMETRICS_PARTIAL": "0",
@@ -168,6 +177,7 @@ CONFIGS["fast exit"] = {**CONFIGS["reuse prepared"], "PRIVBENCH_FAST_EXIT": "1"}
 CONFIGS["table cache"] = {**CONFIGS["fast exit"], "PRIVBENCH_DATASET_CACHE": "1"}
 CONFIGS["gc paused"] = {**CONFIGS["table cache"], "PRIVBENCH_GC_PAUSE": "1"}
 CONFIGS["pre-imported"] = {**CONFIGS["gc paused"], PREIMPORT_ENV: "1"}
+CONFIGS["warm worker"] = {**CONFIGS["gc paused"], WORKER_BENCH_ENV: "1"}
 QUICKSTART = ("identity", "independent_marginals", "uniform", "real_holdout", "subsample")
 
 
@@ -293,9 +303,18 @@ def child(argv: list[str], breakdown: bool) -> dict[str, Any]:
 
         totals["imports (harness.app, harness.preflight)"] = [time.perf_counter() - t0, 1]
         _instrument(totals)
-    from harness.cli import main
+    if os.environ.get(WORKER_BENCH_ENV) == "1":
+        from harness.worker_client import run_in_worker
+        from harness.worker_protocol import client_context
 
-    code = main(argv)
+        served = run_in_worker(list(argv), client_context())
+        if served is None:
+            raise RuntimeError("the warm worker did not serve the command")
+        code = served
+    else:
+        from harness.cli import main
+
+        code = main(argv)
     return {
         "code": code,
         "elapsed_s": time.perf_counter() - start,
@@ -323,13 +342,12 @@ def run_privbench(
     if breakdown:
         command.append("--breakdown")
     environ = {
-        **os.environ,
-        **env,
+        **_command_environment(env, repo),
         "PRIVBENCH_RESULTS_DIR": str(root / "results"),
         "PRIVBENCH_CACHE_DIR": str(root / "cache"),
-        "PRIVBENCH_PROGRESS": "0",
-        "PYTHONPATH": os.pathsep.join([str(repo), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep),
     }
+    if env.get(WORKER_BENCH_ENV) == "1":
+        _start_worker(env, repo)
     root.mkdir(parents=True, exist_ok=True)
     cpu_before = _children_cpu_s()
     start = time.perf_counter()
@@ -344,6 +362,39 @@ def run_privbench(
     if importtime:
         out["imports"] = import_times(proc.stderr)
     return out
+
+
+def _command_environment(env: dict[str, str], repo: Path) -> dict[str, str]:
+    """The environment of a measured command (and of the warm worker that serves it)."""
+    worker = env.get(WORKER_BENCH_ENV) == "1"
+    return {
+        **os.environ,
+        **env,
+        "PRIVBENCH_PROGRESS": "0",
+        "PYTHONPATH": os.pathsep.join([str(repo), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep),
+        **({"PRIVBENCH_WORKER_DIR": str(WORKER_DIR)} if worker else {"PRIVBENCH_WORKER": "0"}),
+    }
+
+
+_STARTED_WORKERS: dict[Path, dict[str, str]] = {}
+
+
+def _start_worker(env: dict[str, str], repo: Path) -> None:
+    """Start the ``warm worker`` configuration's worker once (not measured)."""
+    if repo in _STARTED_WORKERS:
+        return
+    environ = _command_environment(env, repo)
+    command = [sys.executable, "-m", "harness.cli", "worker", "start", "--idle-minutes", "120"]
+    subprocess.run(command, cwd=repo, env=environ, check=True, capture_output=True, text=True)
+    _STARTED_WORKERS[repo] = environ
+
+
+def stop_workers() -> None:
+    """Stop the workers :func:`_start_worker` started."""
+    for repo, environ in _STARTED_WORKERS.items():
+        command = [sys.executable, "-m", "harness.cli", "worker", "stop"]
+        subprocess.run(command, cwd=repo, env=environ, check=False, capture_output=True)
+    _STARTED_WORKERS.clear()
 
 
 def _children_cpu_s() -> float:
@@ -554,30 +605,39 @@ def main(argv: Sequence[str] | None = None) -> None:
 
         exit_process(0)
     with tempfile.TemporaryDirectory(prefix="privbench-overhead-") as tmp:
-        base = Path(tmp)
-        if (
-            not args.no_warmup
-        ):  # numba's kernels, parsed tables, the OS file cache: not billed to the first config
-            warm = {**CONFIGS["after"], "PRIVBENCH_DATASET_CACHE": "1"}  # fills the parsed-table cache too
-            run_privbench(["run", "generator=identity", "profile=quick"], warm, base / "warmup")
-        if args.breakdown:
-            breakdown(args, base)
-            return
-        if "single" in args.workloads:
-            configs = [c for c in args.configs if c != "trtr memo"]  # no ml_efficacy in the fast suite
-            label = f"one trial: privbench run generator=identity suite=fast {' '.join(args.extra)}"
-            compare(label, ("single", args.sweep, "multirun"), args.extra, configs, args.repeats, base)
-        if "sweep" in args.workloads:
-            sizes = args.trials if args.sweep == "identity" else [10]
-            for launch in args.launch:
-                by_size = {}
-                for trials in sizes:
-                    label = f"{args.sweep} sweep ({trials} trials, default suite, quick profile), launch: {launch}"
-                    by_size[trials] = compare(
-                        label, ("sweep", args.sweep, launch), [], args.configs, args.repeats, base, trials
-                    )
-                if len(by_size) > 1:
-                    print_overhead_split(by_size)
+        try:
+            measure_all(args, Path(tmp))
+        finally:
+            stop_workers()
+
+
+def measure_all(args: argparse.Namespace, base: Path) -> None:
+    """The runs of ``main``: the warm-up, then the breakdown or the workloads side by side."""
+    if (
+        not args.no_warmup
+    ):  # numba's kernels, parsed tables, the OS file cache: not billed to the first config
+        warm = {**CONFIGS["after"], "PRIVBENCH_DATASET_CACHE": "1"}  # fills the parsed-table cache too
+        run_privbench(["run", "generator=identity", "profile=quick"], warm, base / "warmup")
+    if args.breakdown:
+        breakdown(args, base)
+        return
+    if "single" in args.workloads:
+        configs = [c for c in args.configs if c != "trtr memo"]  # no ml_efficacy in the fast suite
+        label = f"one trial: privbench run generator=identity suite=fast {' '.join(args.extra)}"
+        compare(label, ("single", args.sweep, "multirun"), args.extra, configs, args.repeats, base)
+    if "sweep" in args.workloads:
+        sizes = args.trials if args.sweep == "identity" else [10]
+        for launch in args.launch:
+            by_size = {}
+            for trials in sizes:
+                label = (
+                    f"{args.sweep} sweep ({trials} trials, default suite, quick profile), launch: {launch}"
+                )
+                by_size[trials] = compare(
+                    label, ("sweep", args.sweep, launch), [], args.configs, args.repeats, base, trials
+                )
+            if len(by_size) > 1:
+                print_overhead_split(by_size)
 
 
 def print_overhead_split(by_size: dict[int, dict[str, dict[str, float]]]) -> None:

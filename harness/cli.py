@@ -17,6 +17,7 @@
     privbench validate [GROUP | GROUP/NAME ...]
     privbench init DATA [-o DIR] [--name NAME] [--target COL]   # DIR/dataset/NAME.yaml inferred from DATA
     privbench evaluate REAL SYNTH [SYNTH...] [--holdout H] [--dataset YAML|NAME] [--suite S] [-o OUT]
+    privbench worker {start,stop,status} [--idle-minutes M]  # the warm worker (harness/worker_server.py)
 
 Every command takes ``--config-dir DIR`` (repeatable): your own dataset/, generator/, metric/,
 suite/, experiment/ and profile/ YAML folders beside the bundled ones.
@@ -41,6 +42,11 @@ from harness.errors import ConfigError, PrivbenchError
 from harness.gc_policy import pause_for_startup, resume_after_startup
 from harness.process_exit import exit_process
 from harness.registry import USER_DIRS_ENV
+from harness.worker_client import run_in_worker
+from harness.worker_protocol import client_context
+
+_STARTUP_ENVIRONMENT: dict[str, str] | None = None
+"""The environment the console script started with (``worker start`` gives it to the worker)."""
 
 LIST_GROUPS = {
     "generators": "generator",
@@ -53,7 +59,7 @@ LIST_GROUPS = {
 }
 
 
-def _setup_environment() -> None:
+def setup_environment() -> None:
     """Process-wide defaults set before heavy imports: numba's on-disk cache, thread counts."""
     cache_root = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "privbench"
     os.environ.setdefault("NUMBA_CACHE_DIR", str(cache_root / "numba"))
@@ -74,7 +80,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if "--verbose" in argv:  # third-party INFO logging (SDV, copulas, JAX) is shown (harness/logs.py)
         argv.remove("--verbose")
         os.environ["PRIVBENCH_VERBOSE"] = "1"
-    _setup_environment()
+    setup_environment()
     saved = os.environ.get(USER_DIRS_ENV)
     try:
         argv = _config_dirs(argv)
@@ -176,6 +182,11 @@ def _dispatch(argv: list[str]) -> int:
         from harness.evaluate import evaluate_cli
 
         return evaluate_cli(args)
+    if command == "worker":
+        from harness.worker_client import worker_command
+
+        environment = dict(os.environ) if _STARTUP_ENVIRONMENT is None else _STARTUP_ENVIRONMENT
+        return worker_command(args.action, args.idle_minutes, environment)
     parser.error(f"unknown command {command!r}")
     return 2
 
@@ -238,6 +249,16 @@ def _parser() -> argparse.ArgumentParser:
 
     add_init_parser(sub)
     add_evaluate_parser(sub)
+    worker = sub.add_parser(
+        "worker", help="a warm background process that runs commands without start-up imports"
+    )
+    worker.add_argument("action", choices=("start", "stop", "status"))
+    worker.add_argument(
+        "--idle-minutes",
+        type=float,
+        default=30.0,
+        help="start: stop after this long without a command (default 30)",
+    )
     return parser
 
 
@@ -544,7 +565,18 @@ def _list(args: argparse.Namespace) -> int:
 
 def console_main() -> NoReturn:
     """The ``privbench`` console script (and ``python -m harness.cli``): :func:`main`, then the
-    process ends without the interpreter's module teardown (:mod:`harness.process_exit`)."""
+    process ends without the interpreter's module teardown (:mod:`harness.process_exit`).
+
+    When a warm worker of this interpreter and checkout runs (``privbench worker start``), the
+    command runs in it instead and this process waits for its exit code
+    (:mod:`harness.worker_client`).
+    """
+    global _STARTUP_ENVIRONMENT
+    context = client_context()
+    served = run_in_worker(sys.argv[1:], context)
+    if served is not None:
+        exit_process(served)
+    _STARTUP_ENVIRONMENT = context["environment"]
     pause_for_startup()
     exit_process(main())
 

@@ -46,6 +46,15 @@ def exit_process(code: int) -> NoReturn:
     """End the process with ``code`` after the shutdown steps that matter (module docstring)."""
     if not fast_exit_enabled():
         sys.exit(code)
+    end_process(code)
+
+
+def end_process(code: int) -> NoReturn:
+    """The shutdown steps of :func:`exit_process`, then ``os._exit(code)``, whatever the switch says.
+
+    A command served by the warm worker ends this way (:mod:`harness.worker_server`): its
+    process is a fork of the worker, whose teardown is not the command's to run.
+    """
     shutdown = getattr(threading, "_shutdown", None)
     if shutdown is not None:
         shutdown()
