@@ -107,6 +107,11 @@ def _ask(operation: str) -> dict[str, Any] | None:
     return reply
 
 
+def worker_status() -> dict[str, Any] | None:
+    """The running worker's status (pid, commands served and running, ...); None when none runs."""
+    return _ask("status")
+
+
 def worker_command(action: str, idle_minutes: float, startup_environment: dict[str, str]) -> int:
     """``privbench worker start|stop|status``; returns the exit code.
 
@@ -199,4 +204,4 @@ def _describe(status: dict[str, Any]) -> str:
     )
 
 
-__all__ = ["FORWARDED", "run_in_worker", "worker_command"]
+__all__ = ["FORWARDED", "run_in_worker", "worker_command", "worker_status"]

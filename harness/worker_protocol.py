@@ -76,15 +76,17 @@ def private_dir() -> Path:
 
     Raises
     ------
-    PermissionError
+    ConfigError
         If the folder belongs to another user or others can read or enter it.
     """
     folder = worker_dir()
     folder.mkdir(mode=0o700, parents=True, exist_ok=True)
     status = folder.stat()
     if status.st_uid != os.getuid() or status.st_mode & 0o077:
-        raise PermissionError(
-            f"{folder}: the worker's folder must belong to you with mode 0700; "
+        from harness.errors import ConfigError
+
+        raise ConfigError(
+            f"{folder}: the worker's folder must belong to you with mode 0700 ({WORKER_DIR_ENV}); "
             f"got owner {status.st_uid}, mode {oct(status.st_mode & 0o777)}"
         )
     return folder
@@ -174,9 +176,8 @@ def context_differences(worker: dict[str, Any], client: dict[str, Any]) -> str |
     """
     for key in ("executable", "path", "uid", "gid", "groups", "limits", "nice"):
         if worker.get(key) != client.get(key):
-            return {"path": "the import path (sys.path)", "limits": "resource limits"}.get(
-                key, key
-            ) + " differs"
+            named = {"path": "the import path (sys.path) differs", "limits": "resource limits differ"}
+            return named.get(key, f"{key} differs")
     mine, theirs = worker["environment"], client["environment"]
     names = sorted(
         name

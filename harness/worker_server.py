@@ -48,6 +48,7 @@ import struct
 import sys
 import time
 import traceback
+from pathlib import Path
 from typing import Any, NoReturn
 
 from harness.worker_protocol import (
@@ -72,6 +73,7 @@ PRELOAD_ENV = "PRIVBENCH_WORKER_PRELOAD"
 """Comma-separated further modules the worker imports at start (e.g. your own plugins)."""
 
 _UCRED = struct.Struct("3i")
+CHECKOUT = Path(__file__).resolve().parent.parent
 
 
 class _Stop(Exception):
@@ -79,13 +81,20 @@ class _Stop(Exception):
 
 
 class ModuleFiles:
-    """Modification time and size of every loaded module's file, to notice changed code."""
+    """Modification time and size of every loaded module's file, to notice changed code.
+
+    The folders of the import path are included: installing or removing a package changes
+    ``site-packages`` (a new Hydra plugin, a new version beside the loaded one). The checkout's
+    own folder is not: files come and go there (``results/``, an editor's save) without
+    changing code, and its loaded modules are followed file by file.
+    """
 
     def __init__(self) -> None:
         self.files: dict[str, tuple[int, int]] = {}
-        for module in list(sys.modules.values()):
-            path = getattr(module, "__file__", None)
-            if isinstance(path, str) and path not in self.files:
+        paths = [getattr(module, "__file__", None) for module in list(sys.modules.values())]
+        folders = [p for p in sys.path if p and Path(p).resolve() != CHECKOUT]
+        for path in [*paths, *folders]:
+            if isinstance(path, str) and path and path not in self.files:
                 with contextlib.suppress(OSError):
                     status = os.stat(path)
                     self.files[path] = (status.st_mtime_ns, status.st_size)
@@ -115,6 +124,10 @@ def preload() -> None:
 
         for metric in PRELOAD_METRICS:
             warm_up(build_metric(metric), threads=1)
+        from harness.preflight import compose_job, hydra_context
+
+        with hydra_context():  # Hydra's plugin scan and first composition; its global state is cleared
+            compose_job([])
         extra = [m.strip() for m in os.environ.get(PRELOAD_ENV, "").split(",") if m.strip()]
         for name in extra:
             importlib.import_module(name)
@@ -252,6 +265,7 @@ class Worker:
             "started": self.started,
             "served": self.served,
             "running": len(self.sessions),
+            "children_cpu_s": os.times().children_user + os.times().children_system,  # finished commands
             "idle_s": self.idle_s,
             "changed": None if self.files is None else self.files.changed(),
         }
@@ -337,9 +351,7 @@ def _reopen_standard_streams() -> None:
     encoding = sys.stdout.encoding if sys.stdout is not None else "utf-8"  # the worker's locale: the client's
     sys.stdin = io.TextIOWrapper(io.FileIO(0, "r", closefd=False), encoding=encoding)
     out = io.FileIO(1, "w", closefd=False)
-    sys.stdout = io.TextIOWrapper(
-        io.BufferedWriter(out), encoding=encoding, line_buffering=out.isatty()
-    )
+    sys.stdout = io.TextIOWrapper(io.BufferedWriter(out), encoding=encoding, line_buffering=out.isatty())
     err = io.FileIO(2, "w", closefd=False)
     sys.stderr = io.TextIOWrapper(
         io.BufferedWriter(err), encoding=encoding, errors="backslashreplace", line_buffering=True

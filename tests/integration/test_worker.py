@@ -1,0 +1,195 @@
+"""The warm worker (``privbench worker``; ``harness.worker_server``) with real processes: a served
+command equals an unserved one (files, output, exit codes), a command it must not serve runs
+unserved with a note, changed code stops it, Ctrl-C reaches the command, and it stops when idle."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from tests.conftest import PRIVBENCH, REPO
+from tests.integration.test_process_exit import TIMING, normalised
+
+pytestmark = pytest.mark.slow
+
+TRIAL = ("run", "generator=identity", "suite=fast", "profile=quick", "data.max_rows=400")
+
+
+def environment(folder: Path, **extra: str) -> dict[str, str]:
+    """The environment of a worker and of the commands it may serve."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PRIVBENCH_")}
+    python_path = os.pathsep.join([str(REPO), *([extra.pop("PYTHONPATH")] if "PYTHONPATH" in extra else [])])
+    return {**env, "PRIVBENCH_WORKER_DIR": str(folder), "PYTHONPATH": python_path, **extra}
+
+
+def privbench(env: dict[str, str], cwd: Path, *args: str, **run_time: str) -> subprocess.CompletedProcess[str]:
+    cwd.mkdir(parents=True, exist_ok=True)
+    environ = {
+        **env,
+        "PRIVBENCH_RESULTS_DIR": str(cwd / "results"),
+        "PRIVBENCH_CACHE_DIR": str(cwd / "cache"),
+        "PRIVBENCH_PROGRESS": "0",
+        **run_time,
+    }
+    return subprocess.run([*PRIVBENCH, *args], cwd=cwd, env=environ, capture_output=True, text=True, timeout=600)
+
+
+def served(env: dict[str, str], cwd: Path) -> int:
+    """Commands the running worker has served (from ``privbench worker status``)."""
+    status = privbench(env, cwd, "worker", "status")
+    assert status.returncode == 0, status.stdout + status.stderr
+    return int(status.stdout.split(" command(s) served")[0].rsplit(" ", 1)[-1])
+
+
+def start(env: dict[str, str], cwd: Path, *args: str) -> None:
+    started = privbench(env, cwd, "worker", "start", *args)
+    assert started.returncode == 0 and "ready" in started.stdout, started.stdout + started.stderr
+
+
+def stop(env: dict[str, str], cwd: Path, folder: Path) -> None:
+    privbench(env, cwd, "worker", "stop")
+    for pid_file in folder.glob("*.pid"):  # a worker that did not answer
+        with contextlib.suppress(ProcessLookupError, ValueError):
+            os.kill(int(pid_file.read_text()), signal.SIGKILL)
+
+
+@pytest.fixture(scope="module")
+def worker(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[dict[str, str], Path]]:
+    root = tmp_path_factory.mktemp("worker")
+    folder = root / "socket"
+    env = environment(folder)
+    start(env, root)
+    yield env, root
+    stop(env, root, folder)
+
+
+def test_a_served_trial_writes_the_same_files_and_output_as_an_unserved_one(
+    worker: tuple[dict[str, str], Path],
+) -> None:
+    env, root = worker
+    before = served(env, root)
+    warm = privbench(env, root / "served", *TRIAL)
+    assert served(env, root) == before + 1
+    cold = privbench(env, root / "unserved", *TRIAL, PRIVBENCH_WORKER="0")
+    assert warm.returncode == cold.returncode == 0, warm.stderr + cold.stderr
+    assert normalised(warm.stdout, root / "served") == normalised(cold.stdout, root / "unserved")
+    assert normalised(warm.stderr, root / "served") == normalised(cold.stderr, root / "unserved")
+    a, b = (
+        pd.read_parquet(next((root / name / "results").rglob("rows.parquet")))
+        .query("family != 'cost'")
+        .reset_index(drop=True)
+        for name in ("served", "unserved")
+    )
+    keep = [c for c in a.columns if c not in TIMING + ["run_id", "details", "timestamp"]]
+    pd.testing.assert_frame_equal(a[keep], b[keep])
+
+
+def test_bad_input_gets_the_same_one_line_error_and_exit_code(worker: tuple[dict[str, str], Path]) -> None:
+    env, root = worker
+    before = served(env, root)
+    warm = privbench(env, root / "bad", "run", "generator=identity", "data.max_rows=-3")
+    cold = privbench(env, root / "bad", "run", "generator=identity", "data.max_rows=-3", PRIVBENCH_WORKER="0")
+    assert served(env, root) == before + 1
+    assert warm.returncode == cold.returncode == 2
+    assert warm.stderr == cold.stderr and len(warm.stderr.strip().splitlines()) == 1
+
+
+def test_another_environment_runs_unserved_with_a_note(worker: tuple[dict[str, str], Path]) -> None:
+    env, root = worker
+    before = served(env, root)
+    listed = privbench(env, root / "other", "list", "suites", OMP_NUM_THREADS="3")
+    assert listed.returncode == 0 and "fast" in listed.stdout
+    assert listed.stderr.strip() == (
+        "privbench: not run in the warm worker: environment variable(s) OMP_NUM_THREADS differ"
+    )
+    assert served(env, root) == before  # and the worker is still there
+
+
+def test_ctrl_c_interrupts_the_served_command(worker: tuple[dict[str, str], Path]) -> None:
+    env, root = worker
+    cwd = root / "interrupted"
+    cwd.mkdir()
+    environ = {**env, "PRIVBENCH_RESULTS_DIR": str(cwd / "results"), "PRIVBENCH_CACHE_DIR": str(cwd / "cache")}
+    seeds = ",".join(str(s) for s in range(40))
+    command = subprocess.Popen(
+        [*PRIVBENCH, "run", "-m", "generator=identity", "profile=quick", f"gen_seed={seeds}"],
+        cwd=cwd, env=environ, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    deadline = time.monotonic() + 300
+    while not list((cwd / "results").rglob("rows.parquet")) and time.monotonic() < deadline:
+        time.sleep(0.2)  # the first trial is done: the sweep is running in the worker's child
+    command.send_signal(signal.SIGINT)
+    _, err = command.communicate(timeout=120)
+    assert command.returncode == 130, err[-2000:]
+    assert "privbench: interrupted" in err
+    assert len(list((cwd / "results").rglob("rows.parquet"))) < 40
+    assert "0 running" in privbench(env, root, "worker", "status").stdout
+
+
+@pytest.mark.parametrize("change", ["edit a loaded module", "install a package"])
+def test_changed_code_makes_the_worker_decline_and_stop(tmp_path: Path, change: str) -> None:
+    plugins = tmp_path / "plugins"
+    plugins.mkdir()
+    module = plugins / "my_plugin.py"
+    module.write_text("VALUE = 1\n")
+    folder = tmp_path / "socket"
+    env = environment(folder, PYTHONPATH=str(plugins), PRIVBENCH_WORKER_PRELOAD="my_plugin")
+    start(env, tmp_path)
+    try:
+        assert privbench(env, tmp_path, "list", "suites").stderr == ""  # served
+        if change == "edit a loaded module":
+            module.write_text("VALUE = 2  # edited\n")
+            changed = module
+        else:  # a new package in a folder of the import path (as pip install adds one to site-packages)
+            (plugins / "new_package").mkdir()
+            changed = plugins
+        listed = privbench(env, tmp_path, "list", "suites")
+        assert listed.returncode == 0 and "fast" in listed.stdout
+        assert listed.stderr.strip() == (
+            f"privbench: not run in the warm worker: {changed} changed since the worker started; the worker stopped"
+        )
+        gone = privbench(env, tmp_path, "worker", "status")
+        assert gone.returncode == 1 and "no warm worker" in gone.stdout
+        assert not list(folder.glob("*.sock")) and not list(folder.glob("*.pid"))
+    finally:
+        stop(env, tmp_path, folder)
+
+
+def test_an_idle_worker_stops_and_starting_twice_is_harmless(tmp_path: Path) -> None:
+    folder = tmp_path / "socket"
+    env = environment(folder)
+    start(env, tmp_path, "--idle-minutes", "0.05")  # 3 s
+    try:
+        again = privbench(env, tmp_path, "worker", "start")
+        assert again.returncode == 0 and "already running" in again.stdout
+        deadline = time.monotonic() + 60
+        while list(folder.glob("*.sock")) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert not list(folder.glob("*.sock")) and not list(folder.glob("*.pid"))
+        assert "idle, stopping" in next(folder.glob("*.log")).read_text()
+        stopped = privbench(env, tmp_path, "worker", "stop")
+        assert stopped.returncode == 1 and "no warm worker" in stopped.stdout
+    finally:
+        stop(env, tmp_path, folder)
+
+
+def test_a_folder_others_can_enter_is_refused_in_one_line(tmp_path: Path) -> None:
+    folder = tmp_path / "open"
+    folder.mkdir(mode=0o755)
+    folder.chmod(0o755)
+    env = environment(folder)
+    started = privbench(env, tmp_path, "worker", "start")
+    assert started.returncode == 2
+    assert started.stderr.strip().splitlines() == [
+        f"privbench: error: {folder}: the worker's folder must belong to you with mode 0700 "
+        "(PRIVBENCH_WORKER_DIR); got owner 0, mode 0o755".replace("owner 0", f"owner {os.getuid()}")
+    ]
+    assert not list(folder.iterdir())
