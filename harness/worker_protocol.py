@@ -9,8 +9,8 @@ descriptors (``SCM_RIGHTS``), so the command writes to the client's terminal or 
 
 A request states the command's context (:func:`client_context`). The worker serves it only
 when everything that can shape a command's behaviour before ``main`` runs equals its own
-(:func:`context_differences`): the interpreter, the import path, the user, resource limits,
-priority, and the environment except the variables privbench reads while a command runs
+(:func:`context_differences`): the interpreter and its options, the import path, the user,
+resource limits, priority, and the environment except the variables privbench reads while a command runs
 (:data:`RUN_TIME_VARIABLES`). The command's working directory, file-creation mask and those
 variables are applied in the worker's child.
 """
@@ -158,6 +158,7 @@ def client_context() -> dict[str, Any]:
         "executable": os.path.realpath(sys.executable),
         "path": list(sys.path[1:]),  # compared; [0] is the script's folder or the working directory
         "path0": sys.path[0] if sys.path else "",
+        "flags": [list(sys.flags), sorted(sys.warnoptions), sorted(map(str, sys._xoptions.items()))],
         "uid": os.getuid(),
         "gid": os.getgid(),
         "groups": sorted(os.getgroups()),
@@ -174,9 +175,13 @@ def context_differences(worker: dict[str, Any], client: dict[str, Any]) -> str |
 
     Returns None when it can; otherwise a short reason naming what differs.
     """
-    for key in ("executable", "path", "uid", "gid", "groups", "limits", "nice"):
+    for key in ("executable", "flags", "path", "uid", "gid", "groups", "limits", "nice"):
         if worker.get(key) != client.get(key):
-            named = {"path": "the import path (sys.path) differs", "limits": "resource limits differ"}
+            named = {
+                "flags": "the interpreter's options (-O, -W, -X ...) differ",
+                "path": "the import path (sys.path) differs",
+                "limits": "resource limits differ",
+            }
             return named.get(key, f"{key} differs")
     mine, theirs = worker["environment"], client["environment"]
     names = sorted(

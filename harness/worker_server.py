@@ -18,7 +18,7 @@ command differ from an unserved one is excluded rather than handled:
   every module file it has loaded with those it loaded; if one changed (an edit, a
   ``pip install``), it declines, says which file, and stops, and the command runs in its own
   process as usual. A module the command imports later is read from disk by the child.
-- **Another context**: another interpreter, import path, user, resource limits or priority,
+- **Another context**: another interpreter or interpreter options, import path, user, resource limits or priority,
   or any environment variable that differs, except the few privbench reads only while a
   command runs (:data:`~harness.worker_protocol.RUN_TIME_VARIABLES`): the command runs
   unserved, with a one-line note; the worker stays.

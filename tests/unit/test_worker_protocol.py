@@ -35,6 +35,7 @@ def test_the_same_context_is_served_and_run_time_variables_may_differ() -> None:
     ("key", "value", "reason"),
     [
         ("executable", "/usr/bin/python3.12", "executable differs"),
+        ("flags", [[], ["error"], []], "the interpreter's options (-O, -W, -X ...) differ"),
         ("path", ["/elsewhere"], "the import path (sys.path) differs"),
         ("uid", 12345, "uid differs"),
         ("limits", {"RLIMIT_AS": [1, 1]}, "resource limits differ"),
