@@ -38,6 +38,7 @@ RUN_TIME_VARIABLES: frozenset[str] = frozenset(
         "PWD", "OLDPWD", "_", "SHLVL",  # the shell's bookkeeping
         "PRIVBENCH_RESULTS_DIR", "PRIVBENCH_CACHE_DIR", "PRIVBENCH_PROGRESS", "PRIVBENCH_PROGRESS_S",
         "PRIVBENCH_DEBUG", "PRIVBENCH_VERBOSE", "PRIVBENCH_FAIL_FAST", "PRIVBENCH_CONFIG_DIRS",
+        "PRIVBENCH_WORKER", "PRIVBENCH_WORKER_DIR",  # read by the command's client side only
     }
 )  # fmt: skip
 """Variables that may differ between the worker and a command: read only while a command runs."""

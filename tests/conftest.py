@@ -12,7 +12,9 @@ import pytest
 
 REPO = Path(__file__).resolve().parent.parent
 PRIVBENCH = [sys.executable, "-m", "harness.cli"]
-os.environ["PRIVBENCH_WORKER"] = "0"  # commands run in their own processes (test_worker.py starts its own worker)
+os.environ["PRIVBENCH_WORKER"] = (
+    "0"  # commands run in their own processes (test_worker.py starts its own worker)
+)
 
 Runner = Callable[..., subprocess.CompletedProcess[str]]
 

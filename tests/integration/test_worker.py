@@ -30,7 +30,9 @@ def environment(folder: Path, **extra: str) -> dict[str, str]:
     return {**env, "PRIVBENCH_WORKER_DIR": str(folder), "PYTHONPATH": python_path, **extra}
 
 
-def privbench(env: dict[str, str], cwd: Path, *args: str, **run_time: str) -> subprocess.CompletedProcess[str]:
+def privbench(
+    env: dict[str, str], cwd: Path, *args: str, **run_time: str
+) -> subprocess.CompletedProcess[str]:
     cwd.mkdir(parents=True, exist_ok=True)
     environ = {
         **env,
@@ -39,7 +41,9 @@ def privbench(env: dict[str, str], cwd: Path, *args: str, **run_time: str) -> su
         "PRIVBENCH_PROGRESS": "0",
         **run_time,
     }
-    return subprocess.run([*PRIVBENCH, *args], cwd=cwd, env=environ, capture_output=True, text=True, timeout=600)
+    return subprocess.run(
+        [*PRIVBENCH, *args], cwd=cwd, env=environ, capture_output=True, text=True, timeout=600
+    )
 
 
 def served(env: dict[str, str], cwd: Path) -> int:
@@ -117,7 +121,11 @@ def test_ctrl_c_interrupts_the_served_command(worker: tuple[dict[str, str], Path
     env, root = worker
     cwd = root / "interrupted"
     cwd.mkdir()
-    environ = {**env, "PRIVBENCH_RESULTS_DIR": str(cwd / "results"), "PRIVBENCH_CACHE_DIR": str(cwd / "cache")}
+    environ = {
+        **env,
+        "PRIVBENCH_RESULTS_DIR": str(cwd / "results"),
+        "PRIVBENCH_CACHE_DIR": str(cwd / "cache"),
+    }
     seeds = ",".join(str(s) for s in range(40))
     command = subprocess.Popen(
         [*PRIVBENCH, "run", "-m", "generator=identity", "profile=quick", f"gen_seed={seeds}"],

@@ -17,9 +17,9 @@ SCRIPT = textwrap.dedent(
     import multiprocessing as mp
     import os
 
-    from harness.cli import _setup_environment
+    from harness.cli import setup_environment
 
-    _setup_environment()
+    setup_environment()
     import numba
     import numpy as np
 
