@@ -22,12 +22,12 @@ from typing import Any
 
 from harness.worker_protocol import (
     WORKER_ENV,
+    log_path,
     owned_socket,
     private_dir,
     receive_message,
     send_message,
     socket_path,
-    worker_name,
 )
 
 FORWARDED = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT)
@@ -153,8 +153,8 @@ def worker_command(action: str, idle_minutes: float, startup_environment: dict[s
 
 
 def _start(idle_minutes: float, environment: dict[str, str]) -> int:
-    folder = private_dir()
-    log = folder / f"{worker_name()}.log"
+    private_dir()  # created, or refused (another owner, open mode) before anything starts
+    log = log_path()
     checkout = Path(__file__).resolve().parent.parent
     start = time.monotonic()
     with open(log, "ab") as out, open(os.devnull, "rb") as devnull:

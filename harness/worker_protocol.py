@@ -72,6 +72,11 @@ def socket_path() -> Path:
     return worker_dir() / f"{worker_name()}.sock"
 
 
+def log_path() -> Path:
+    """The worker's log (its start, requests that failed, why it stopped)."""
+    return worker_dir() / f"{worker_name()}.log"
+
+
 def private_dir() -> Path:
     """:func:`worker_dir`, created with mode 0700; refuses one another user owns or can enter.
 

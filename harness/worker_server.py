@@ -16,8 +16,9 @@ command differ from an unserved one is excluded rather than handled:
 
 - **Changed code**: before serving, the worker compares the modification time and size of
   every module file it has loaded with those it loaded; if one changed (an edit, a
-  ``pip install``), it declines, says which file, and stops, and the command runs in its own
-  process as usual. A module the command imports later is read from disk by the child.
+  ``pip install``), it declines, says which file, and hands over to a new worker that imports
+  the code anew (same environment and idle limit), and the command runs in its own process as
+  usual. A module the command imports later is read from disk by the child.
 - **Another context**: another interpreter or interpreter options, import path, user, resource limits or priority,
   or any environment variable that differs, except the few privbench reads only while a
   command runs (:data:`~harness.worker_protocol.RUN_TIME_VARIABLES`): the command runs
@@ -45,6 +46,7 @@ import select
 import signal
 import socket
 import struct
+import subprocess
 import sys
 import time
 import traceback
@@ -54,6 +56,7 @@ from typing import Any, NoReturn
 from harness.worker_protocol import (
     client_context,
     context_differences,
+    log_path,
     private_dir,
     receive_message,
     send_message,
@@ -78,6 +81,10 @@ CHECKOUT = Path(__file__).resolve().parent.parent
 
 class _Stop(Exception):
     """Ends the serving loop."""
+
+
+class _Restart(_Stop):
+    """Ends the serving loop; a new worker with the changed code takes over."""
 
 
 class ModuleFiles:
@@ -161,6 +168,7 @@ class Worker:
         pid_file.write_text(f"{os.getpid()}\n")
         print(f"privbench worker: ready (pid {os.getpid()}, {self.path})", flush=True)
         last = time.monotonic()
+        restart = False
         try:
             while True:
                 self._reap()
@@ -177,6 +185,9 @@ class Worker:
                 with connection:
                     try:
                         self._handle(connection)
+                    except _Restart:
+                        restart = True
+                        break
                     except _Stop:
                         break
                     except (ConnectionError, OSError, ValueError) as exc:  # a client that went away
@@ -188,7 +199,19 @@ class Worker:
                     self.path.unlink()
             with contextlib.suppress(OSError):
                 pid_file.unlink()
+        if restart:
+            self._replace()
         return 0
+
+    def _replace(self) -> None:
+        """Start a worker like this one (same environment and idle limit) that imports the code anew."""
+        print("privbench worker: code changed, starting a new worker", flush=True)
+        with open(log_path(), "ab") as log, open(os.devnull, "rb") as devnull:
+            subprocess.Popen(
+                [sys.executable, "-m", "harness.worker_server", "--idle-minutes", f"{self.idle_s / 60:g}"],
+                cwd=CHECKOUT, env=self.context["environment"], stdin=devnull, stdout=log, stderr=log,
+                start_new_session=True,
+            )  # fmt: skip
 
     def _listen(self) -> socket.socket:
         if self.path.exists():
@@ -238,11 +261,11 @@ class Worker:
                 send_message(
                     connection,
                     {
-                        "declined": f"{changed} changed since the worker started; the worker stopped",
+                        "declined": f"{changed} changed since the worker started; it restarts with the new code",
                         "stopping": True,
                     },
                 )
-                raise _Stop
+                raise _Restart
             reason = context_differences(self.context, message["context"])
             if reason is not None:
                 send_message(connection, {"declined": reason})

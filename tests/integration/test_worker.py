@@ -143,7 +143,9 @@ def test_ctrl_c_interrupts_the_served_command(worker: tuple[dict[str, str], Path
 
 
 @pytest.mark.parametrize("change", ["edit a loaded module", "install a package"])
-def test_changed_code_makes_the_worker_decline_and_stop(tmp_path: Path, change: str) -> None:
+def test_changed_code_makes_the_worker_decline_and_hand_over_to_a_new_one(
+    tmp_path: Path, change: str
+) -> None:
     plugins = tmp_path / "plugins"
     plugins.mkdir()
     module = plugins / "my_plugin.py"
@@ -152,7 +154,9 @@ def test_changed_code_makes_the_worker_decline_and_stop(tmp_path: Path, change: 
     env = environment(folder, PYTHONPATH=str(plugins), PRIVBENCH_WORKER_PRELOAD="my_plugin")
     start(env, tmp_path)
     try:
+        old_pid = next(folder.glob("*.pid")).read_text().strip()
         assert privbench(env, tmp_path, "list", "suites").stderr == ""  # served
+        assert served(env, tmp_path) == 1
         if change == "edit a loaded module":
             module.write_text("VALUE = 2  # edited\n")
             changed = module
@@ -160,13 +164,20 @@ def test_changed_code_makes_the_worker_decline_and_stop(tmp_path: Path, change: 
             (plugins / "new_package").mkdir()
             changed = plugins
         listed = privbench(env, tmp_path, "list", "suites")
-        assert listed.returncode == 0 and "fast" in listed.stdout
+        assert listed.returncode == 0 and "fast" in listed.stdout  # run unserved
         assert listed.stderr.strip() == (
-            f"privbench: not run in the warm worker: {changed} changed since the worker started; the worker stopped"
+            f"privbench: not run in the warm worker: {changed} changed since the worker started; "
+            "it restarts with the new code"
         )
-        gone = privbench(env, tmp_path, "worker", "status")
-        assert gone.returncode == 1 and "no warm worker" in gone.stdout
-        assert not list(folder.glob("*.sock")) and not list(folder.glob("*.pid"))
+        deadline, status = time.monotonic() + 120, privbench(env, tmp_path, "worker", "status")
+        while (status.returncode != 0 or f"pid {old_pid}," in status.stdout) and time.monotonic() < deadline:
+            time.sleep(0.2)
+            status = privbench(env, tmp_path, "worker", "status")
+        assert status.returncode == 0 and f"pid {old_pid}," not in status.stdout, status.stdout
+        assert "0 command(s) served" in status.stdout and "stale" not in status.stdout
+        assert privbench(env, tmp_path, "list", "suites").stderr == ""  # the new worker serves
+        assert served(env, tmp_path) == 1
+        assert "code changed, starting a new worker" in next(folder.glob("*.log")).read_text()
     finally:
         stop(env, tmp_path, folder)
 
