@@ -33,6 +33,8 @@ from harness.worker_protocol import (
 FORWARDED = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT)
 """Signals a served command passes on to the worker's child running it."""
 START_TIMEOUT_S = 300.0
+MAX_SOCKET_PATH = 107
+"""Bytes of a Unix socket's path on Linux (``sun_path`` holds 108 with the terminating NUL)."""
 
 
 def run_in_worker(argv: list[str], context: dict[str, Any]) -> int | None:
@@ -153,6 +155,14 @@ def worker_command(action: str, idle_minutes: float, startup_environment: dict[s
 
 
 def _start(idle_minutes: float, environment: dict[str, str]) -> int:
+    path = socket_path()
+    if len(os.fsencode(path)) > MAX_SOCKET_PATH:
+        from harness.errors import ConfigError
+
+        raise ConfigError(
+            f"{path}: the worker's socket path has {len(os.fsencode(path))} bytes, Unix sockets allow "
+            f"{MAX_SOCKET_PATH}; set PRIVBENCH_WORKER_DIR to a shorter folder"
+        )
     private_dir()  # created, or refused (another owner, open mode) before anything starts
     log = log_path()
     checkout = Path(__file__).resolve().parent.parent

@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import signal
 import subprocess
+import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -21,6 +23,13 @@ from tests.integration.test_process_exit import TIMING, normalised
 pytestmark = pytest.mark.slow
 
 TRIAL = ("run", "generator=identity", "suite=fast", "profile=quick", "data.max_rows=400")
+
+
+def short_folder(tmp_path: Path) -> Path:
+    """A socket folder with a short path (a Unix socket's path holds at most 107 bytes)."""
+    folder = Path(tempfile.mkdtemp(prefix="pbw-")) / "w"
+    (tmp_path / "socket-folder").write_text(str(folder))  # where it went, for a failing test's reader
+    return folder
 
 
 def environment(folder: Path, **extra: str) -> dict[str, str]:
@@ -63,12 +72,14 @@ def stop(env: dict[str, str], cwd: Path, folder: Path) -> None:
     for pid_file in folder.glob("*.pid"):  # a worker that did not answer
         with contextlib.suppress(ProcessLookupError, ValueError):
             os.kill(int(pid_file.read_text()), signal.SIGKILL)
+    if folder.parent.name.startswith("pbw-"):
+        shutil.rmtree(folder.parent, ignore_errors=True)
 
 
 @pytest.fixture(scope="module")
 def worker(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[dict[str, str], Path]]:
     root = tmp_path_factory.mktemp("worker")
-    folder = root / "socket"
+    folder = short_folder(root)
     env = environment(folder)
     start(env, root)
     yield env, root
@@ -150,7 +161,7 @@ def test_changed_code_makes_the_worker_decline_and_hand_over_to_a_new_one(
     plugins.mkdir()
     module = plugins / "my_plugin.py"
     module.write_text("VALUE = 1\n")
-    folder = tmp_path / "socket"
+    folder = short_folder(tmp_path)
     env = environment(folder, PYTHONPATH=str(plugins), PRIVBENCH_WORKER_PRELOAD="my_plugin")
     start(env, tmp_path)
     try:
@@ -183,7 +194,7 @@ def test_changed_code_makes_the_worker_decline_and_hand_over_to_a_new_one(
 
 
 def test_an_idle_worker_stops_and_starting_twice_is_harmless(tmp_path: Path) -> None:
-    folder = tmp_path / "socket"
+    folder = short_folder(tmp_path)
     env = environment(folder)
     start(env, tmp_path, "--idle-minutes", "0.05")  # 3 s
     try:
@@ -198,6 +209,18 @@ def test_an_idle_worker_stops_and_starting_twice_is_harmless(tmp_path: Path) -> 
         assert stopped.returncode == 1 and "no warm worker" in stopped.stdout
     finally:
         stop(env, tmp_path, folder)
+
+
+def test_a_socket_path_too_long_for_unix_sockets_is_refused_in_one_line(tmp_path: Path) -> None:
+    folder = tmp_path / ("x" * 120)
+    started = privbench(environment(folder), tmp_path, "worker", "start")
+    assert started.returncode == 2
+    [line] = started.stderr.strip().splitlines()
+    assert (
+        line.startswith(f"privbench: error: {folder}/worker-")
+        and "set PRIVBENCH_WORKER_DIR to a shorter" in line
+    )
+    assert not folder.exists()
 
 
 def test_a_folder_others_can_enter_is_refused_in_one_line(tmp_path: Path) -> None:
