@@ -21,6 +21,7 @@ from hydra.core.hydra_config import HydraConfig
 from hydra.types import RunMode
 from omegaconf import DictConfig
 
+from harness import interrupts
 from harness.collect import LOST_MARKER, write_sweep_plan
 from harness.errors import ConfigError, PrivbenchError
 from harness.logs import quiet_third_party
@@ -164,6 +165,7 @@ def run_job(cfg: DictConfig) -> str:
     str
         The job's status summary (``ok``, ``skipped-existing`` or the worst row status).
     """
+    interrupts.check()  # a Ctrl-C that an earlier trial's fork hook swallowed
     quiet_third_party()
     hc = HydraConfig.get()
     out_dir = Path(hc.runtime.output_dir)

@@ -36,6 +36,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
+from harness import interrupts
 from harness.errors import ConfigError, PrivbenchError
 from harness.gc_policy import pause_for_startup, resume_after_startup
 from harness.process_exit import exit_process
@@ -82,7 +83,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     saved = os.environ.get(USER_DIRS_ENV)
     try:
         argv = _config_dirs(argv)
-        return _dispatch(argv)
+        with interrupts.catching():  # a Ctrl-C swallowed mid-trial still ends the command
+            return _dispatch(argv)
     except PrivbenchError as exc:
         if debug:
             raise

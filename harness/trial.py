@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 
 import harness
+from harness import interrupts
 from harness.cache import TrialCache, content_key
 from harness.calibration import CALIBRATION_VERSION
 from harness.datasets import load_dataset
@@ -144,6 +145,7 @@ def run_prepared(prepared: PreparedTrial) -> pd.DataFrame:
     variant = obtain_variant(prepared)
     rows = metric_rows(prepared, variant)
     frame = to_results_frame(rows)
+    interrupts.check()  # rows of a trial that a swallowed Ctrl-C cut short are neither cached nor written
     if variant.status in ("ok", "error", "skipped"):
         trial_cache.put(prepared.trial_key, frame)
     return frame

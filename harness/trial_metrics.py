@@ -242,6 +242,8 @@ def _compute_isolated(
         max_memory_mb=p.cfg.max_memory_mb,
         start_method=p.cfg.start_method,
     )
+    if outcome.error_type == KeyboardInterrupt.__name__:  # Ctrl-C reached the child: not a result
+        raise KeyboardInterrupt
     if outcome.status in ("timeout", "oom"):
         raise MetricLimitError(outcome.status, outcome.error)
     if outcome.status != "ok":

@@ -93,6 +93,8 @@ def obtain_variant(p: PreparedTrial) -> VariantOutcome:
                 max_memory_mb=p.cfg.max_memory_mb,
                 start_method=p.cfg.start_method,
             )
+        if outcome.error_type == KeyboardInterrupt.__name__:  # Ctrl-C reached the fit child: not a result
+            raise KeyboardInterrupt
         if outcome.status != "ok":
             status: str = outcome.status
             error = outcome.error

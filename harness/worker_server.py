@@ -190,8 +190,8 @@ class Worker:
                         break
                     except _Stop:
                         break
-                    except (ConnectionError, OSError, ValueError) as exc:  # a client that went away
-                        print(f"privbench worker: a request failed: {exc}", flush=True)
+                    except Exception as exc:  # a client that went away, a malformed request
+                        print(f"privbench worker: a request failed: {type(exc).__name__}: {exc}", flush=True)
                 last = time.monotonic()
         finally:
             with contextlib.suppress(OSError):
@@ -319,17 +319,34 @@ class Worker:
 
 
 def _wait(pid: int, connection: socket.socket) -> int:
-    """Wait for the command; SIGHUP its process group if the client hangs up first."""
-    hung_up = False
-    while True:
-        done, status = os.waitpid(pid, os.WNOHANG)
-        if done:
-            return status
-        ready, _, _ = select.select([connection], [], [], 0.2)
-        if ready and not hung_up and not connection.recv(1):
-            hung_up = True
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.killpg(pid, signal.SIGHUP)
+    """Wait for the command; SIGHUP its process group if the client hangs up first.
+
+    The command's end wakes the wait at once through a process file descriptor (Linux 5.3+;
+    elsewhere the wait polls every 20 ms), so a served command ends when its child does.
+    """
+    try:
+        process: int | None = os.pidfd_open(pid)
+    except (AttributeError, OSError):
+        process = None
+    watched: list[Any] = [connection]
+    try:
+        while True:
+            done, status = os.waitpid(pid, os.WNOHANG)
+            if done:
+                return status
+            ready, _, _ = select.select(
+                watched + ([process] if process is not None else []),
+                [],
+                [],
+                0.02 if process is None else None,
+            )
+            if connection in ready and not connection.recv(1):  # the client went away
+                watched = []
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.killpg(pid, signal.SIGHUP)
+    finally:
+        if process is not None:
+            os.close(process)
 
 
 def _command(message: dict[str, Any], fds: list[int]) -> NoReturn:

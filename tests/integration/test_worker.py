@@ -128,9 +128,8 @@ def test_another_environment_runs_unserved_with_a_note(worker: tuple[dict[str, s
     assert served(env, root) == before  # and the worker is still there
 
 
-def test_ctrl_c_interrupts_the_served_command(worker: tuple[dict[str, str], Path]) -> None:
-    env, root = worker
-    cwd = root / "interrupted"
+def long_sweep(env: dict[str, str], cwd: Path) -> subprocess.Popen[str]:
+    """A 40-trial sweep served by the worker, returned once its first trial has written rows."""
     cwd.mkdir()
     environ = {
         **env,
@@ -145,12 +144,42 @@ def test_ctrl_c_interrupts_the_served_command(worker: tuple[dict[str, str], Path
     deadline = time.monotonic() + 300
     while not list((cwd / "results").rglob("rows.parquet")) and time.monotonic() < deadline:
         time.sleep(0.2)  # the first trial is done: the sweep is running in the worker's child
+    return command
+
+
+def nothing_running(env: dict[str, str], cwd: Path, timeout_s: float = 60) -> bool:
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if " 0 running" in privbench(env, cwd, "worker", "status").stdout:
+            return True
+        time.sleep(0.2)
+    return False
+
+
+def test_ctrl_c_interrupts_the_served_command(worker: tuple[dict[str, str], Path]) -> None:
+    env, root = worker
+    cwd = root / "interrupted"
+    command = long_sweep(env, cwd)
     command.send_signal(signal.SIGINT)
     _, err = command.communicate(timeout=120)
     assert command.returncode == 130, err[-2000:]
     assert "privbench: interrupted" in err
-    assert len(list((cwd / "results").rglob("rows.parquet"))) < 40
-    assert "0 running" in privbench(env, root, "worker", "status").stdout
+    written = list((cwd / "results").rglob("rows.parquet"))
+    assert len(written) < 40
+    assert all(set(pd.read_parquet(rows)["status"]) == {"ok"} for rows in written)  # no trial of the Ctrl-C
+    assert nothing_running(env, root)
+
+
+def test_a_command_that_disappears_takes_its_served_run_with_it(worker: tuple[dict[str, str], Path]) -> None:
+    env, root = worker
+    cwd = root / "killed"
+    command = long_sweep(env, cwd)
+    command.kill()  # SIGKILL: nothing forwarded; the worker notices the closed connection
+    command.communicate(timeout=60)
+    assert nothing_running(env, root)
+    done = len(list((cwd / "results").rglob("rows.parquet")))
+    time.sleep(3)
+    assert len(list((cwd / "results").rglob("rows.parquet"))) == done < 40  # the sweep stopped
 
 
 @pytest.mark.parametrize("change", ["edit a loaded module", "install a package"])
