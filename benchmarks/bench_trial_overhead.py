@@ -306,10 +306,9 @@ def child(argv: list[str], breakdown: bool) -> dict[str, Any]:
         _instrument(totals)
     if os.environ.get(WORKER_BENCH_ENV) == "1":
         from harness.worker_client import run_in_worker, worker_status
-        from harness.worker_protocol import client_context
 
         cpu_before = _served_cpu_s(worker_status)
-        served = run_in_worker(list(argv), client_context())
+        served = run_in_worker(list(argv))
         if served is None:
             raise RuntimeError("the warm worker did not serve the command")
         code = served

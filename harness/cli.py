@@ -42,7 +42,6 @@ from harness.gc_policy import pause_for_startup, resume_after_startup
 from harness.process_exit import exit_process
 from harness.registry import USER_DIRS_ENV
 from harness.worker_client import run_in_worker
-from harness.worker_protocol import client_context
 
 _STARTUP_ENVIRONMENT: dict[str, str] | None = None
 """The environment the console script started with (``worker start`` gives it to the worker)."""
@@ -444,11 +443,10 @@ def console_main() -> NoReturn:
     (:mod:`harness.worker_client`).
     """
     global _STARTUP_ENVIRONMENT
-    context = client_context()
-    served = run_in_worker(sys.argv[1:], context)
+    served = run_in_worker(sys.argv[1:])  # its context is taken only when a worker listens
     if served is not None:
         exit_process(served)
-    _STARTUP_ENVIRONMENT = context["environment"]
+    _STARTUP_ENVIRONMENT = dict(os.environ)
     pause_for_startup()
     exit_process(main())
 

@@ -21,7 +21,9 @@ from types import FrameType
 from typing import Any
 
 from harness.worker_protocol import (
+    CHECKOUT,
     WORKER_ENV,
+    client_context,
     log_path,
     owned_socket,
     private_dir,
@@ -37,21 +39,24 @@ MAX_SOCKET_PATH = 107
 """Bytes of a Unix socket's path on Linux (``sun_path`` holds 108 with the terminating NUL)."""
 
 
-def run_in_worker(argv: list[str], context: dict[str, Any]) -> int | None:
+def run_in_worker(argv: list[str], context: dict[str, Any] | None = None) -> int | None:
     """Run ``privbench ARGV`` in the warm worker; its exit code, or None when not served.
 
     Parameters
     ----------
     argv : list of str
         The command's arguments (without the program name).
-    context : dict
-        :func:`harness.worker_protocol.client_context` taken when the process started.
+    context : dict, optional
+        :func:`harness.worker_protocol.client_context` of the command (default: taken now,
+        once a worker is found; nothing may have changed the process before).
     """
     if os.environ.get(WORKER_ENV, "1").strip() == "0" or (argv and argv[0] == "worker"):
         return None
     connection = _connect()
     if connection is None:
         return None
+    if context is None:
+        context = client_context()
     with connection:
         try:
             send_message(connection, {"op": "run", "argv": argv, "context": context}, fds=[0, 1, 2])
@@ -165,13 +170,8 @@ def _start(idle_minutes: float, environment: dict[str, str]) -> int:
         )
     private_dir()  # created, or refused (another owner, open mode) before anything starts
     log = log_path()
-    checkout = Path(__file__).resolve().parent.parent
     start = time.monotonic()
-    with open(log, "ab") as out, open(os.devnull, "rb") as devnull:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "harness.worker_server", "--idle-minutes", f"{idle_minutes:g}"],
-            cwd=checkout, env=environment, stdin=devnull, stdout=out, stderr=out, start_new_session=True,
-        )  # fmt: skip
+    process = spawn_worker(idle_minutes, environment)
     while time.monotonic() - start < START_TIMEOUT_S:
         if process.poll() is not None:
             tail = log.read_text(errors="replace").strip().splitlines()[-1:] or ["(no output)"]
@@ -192,6 +192,15 @@ def _start(idle_minutes: float, environment: dict[str, str]) -> int:
         file=sys.stderr,
     )
     return 1
+
+
+def spawn_worker(idle_minutes: float, environment: dict[str, str]) -> subprocess.Popen[bytes]:
+    """Start ``python -m harness.worker_server`` detached, in ``environment``, logging to :func:`log_path`."""
+    with open(log_path(), "ab") as log, open(os.devnull, "rb") as devnull:
+        return subprocess.Popen(
+            [sys.executable, "-m", "harness.worker_server", "--idle-minutes", f"{idle_minutes:g}"],
+            cwd=CHECKOUT, env=environment, stdin=devnull, stdout=log, stderr=log, start_new_session=True,
+        )  # fmt: skip
 
 
 def _wait_gone(path: Path, timeout_s: float = 30.0) -> None:

@@ -22,6 +22,7 @@ import json
 import os
 import resource
 import socket
+import stat
 import struct
 import sys
 import tempfile
@@ -46,6 +47,8 @@ RUN_TIME_VARIABLES: frozenset[str] = frozenset(
 LIMITS = ("RLIMIT_AS", "RLIMIT_DATA", "RLIMIT_NOFILE", "RLIMIT_CPU", "RLIMIT_FSIZE", "RLIMIT_NPROC")
 """Resource limits a served command must share with the worker (they are inherited from it)."""
 
+CHECKOUT = Path(__file__).resolve().parent.parent
+"""The checkout whose code a worker runs (one worker per interpreter and checkout)."""
 _LENGTH = struct.Struct("!I")
 MAX_MESSAGE = 16 * 1024 * 1024
 
@@ -62,8 +65,7 @@ def worker_dir() -> Path:
 
 def worker_name() -> str:
     """The worker's file stem for this interpreter and checkout."""
-    checkout = Path(__file__).resolve().parent.parent
-    key = f"{os.path.realpath(sys.executable)}\0{checkout}"
+    key = f"{os.path.realpath(sys.executable)}\0{CHECKOUT}"
     return "worker-" + hashlib.sha256(key.encode()).hexdigest()[:12]
 
 
@@ -104,8 +106,6 @@ def owned_socket(path: Path) -> bool:
         folder, status = path.parent.stat(), path.lstat()
     except OSError:
         return False
-    import stat
-
     return (
         stat.S_ISSOCK(status.st_mode)
         and status.st_uid == os.getuid()

@@ -46,7 +46,6 @@ import select
 import signal
 import socket
 import struct
-import subprocess
 import sys
 import time
 import traceback
@@ -54,9 +53,9 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from harness.worker_protocol import (
+    CHECKOUT,
     client_context,
     context_differences,
-    log_path,
     private_dir,
     receive_message,
     send_message,
@@ -76,7 +75,6 @@ PRELOAD_ENV = "PRIVBENCH_WORKER_PRELOAD"
 """Comma-separated further modules the worker imports at start (e.g. your own plugins)."""
 
 _UCRED = struct.Struct("3i")
-CHECKOUT = Path(__file__).resolve().parent.parent
 
 
 class _Stop(Exception):
@@ -205,13 +203,10 @@ class Worker:
 
     def _replace(self) -> None:
         """Start a worker like this one (same environment and idle limit) that imports the code anew."""
+        from harness.worker_client import spawn_worker
+
         print("privbench worker: code changed, starting a new worker", flush=True)
-        with open(log_path(), "ab") as log, open(os.devnull, "rb") as devnull:
-            subprocess.Popen(
-                [sys.executable, "-m", "harness.worker_server", "--idle-minutes", f"{self.idle_s / 60:g}"],
-                cwd=CHECKOUT, env=self.context["environment"], stdin=devnull, stdout=log, stderr=log,
-                start_new_session=True,
-            )  # fmt: skip
+        spawn_worker(self.idle_s / 60, self.context["environment"])
 
     def _listen(self) -> socket.socket:
         if self.path.exists():
@@ -288,7 +283,7 @@ class Worker:
             "started": self.started,
             "served": self.served,
             "running": len(self.sessions),
-            "children_cpu_s": os.times().children_user + os.times().children_system,  # finished commands
+            "children_cpu_s": sum(os.times()[2:4]),  # children user + system: the finished commands
             "idle_s": self.idle_s,
             "changed": None if self.files is None else self.files.changed(),
         }

@@ -11,13 +11,12 @@ import sys
 import textwrap
 from pathlib import Path
 
-import pandas as pd
 import pytest
 
 from harness import gc_policy
 from harness.cli import main
 from tests.conftest import REPO
-from tests.integration.test_process_exit import TIMING
+from tests.integration.test_process_exit import assert_same_results
 
 PROBE = textwrap.dedent(
     """
@@ -63,14 +62,7 @@ def test_a_run_pauses_for_imports_then_collects_with_the_imports_frozen(tmp_path
     assert paused["enabled"] is True and ordinary["enabled"] is True  # on again for the trials
     assert isinstance(paused["frozen"], int) and paused["frozen"] > 50_000  # the imported stack
     assert ordinary["frozen"] == 0
-    a, b = (
-        pd.read_parquet(next((tmp_path / name / "results").rglob("rows.parquet")))
-        .query("family != 'cost'")
-        .reset_index(drop=True)
-        for name in ("paused", "ordinary")
-    )
-    keep = [c for c in a.columns if c not in TIMING + ["run_id", "details", "timestamp"]]
-    pd.testing.assert_frame_equal(a[keep], b[keep])
+    assert_same_results(tmp_path / "paused" / "results", tmp_path / "ordinary" / "results")
 
 
 def test_other_commands_turn_the_collector_back_on_before_their_work(tmp_path: Path) -> None:

@@ -24,6 +24,16 @@ def normalised(text: str, root: Path) -> str:
     return re.sub(r"\d+(\.\d+)? s\b", "<n> s", text)
 
 
+def assert_same_results(a: Path, b: Path) -> None:
+    """The one trial's rows under results folders ``a`` and ``b`` are equal but for timings and costs."""
+    first, second = (
+        pd.read_parquet(next(results.rglob("rows.parquet"))).query("family != 'cost'").reset_index(drop=True)
+        for results in (a, b)
+    )
+    keep = [c for c in first.columns if c not in TIMING + ["run_id", "details", "timestamp"]]
+    pd.testing.assert_frame_equal(first[keep], second[keep])
+
+
 def run(tmp_path: Path, name: str, fast: bool, *args: str) -> subprocess.CompletedProcess[str]:
     env = {
         **os.environ,
@@ -46,12 +56,7 @@ def test_a_trial_writes_the_same_files_and_output_either_way(tmp_path: Path) -> 
     assert normalised(fast.stdout, tmp_path / "fast") == normalised(ordinary.stdout, tmp_path / "ordinary")
     [fast_rows] = (tmp_path / "fast" / "results").rglob("rows.parquet")
     [ordinary_rows] = (tmp_path / "ordinary" / "results").rglob("rows.parquet")
-    a, b = (
-        pd.read_parquet(p).query("family != 'cost'").reset_index(drop=True)
-        for p in (fast_rows, ordinary_rows)
-    )
-    keep = [c for c in a.columns if c not in TIMING + ["run_id", "details", "timestamp"]]
-    pd.testing.assert_frame_equal(a[keep], b[keep])
+    assert_same_results(fast_rows.parent, ordinary_rows.parent)
     logs = [
         normalised((rows.parent / "privbench.log").read_text(), rows.parents[3])
         for rows in (fast_rows, ordinary_rows)

@@ -18,7 +18,7 @@ import pandas as pd
 import pytest
 
 from tests.conftest import PRIVBENCH, REPO
-from tests.integration.test_process_exit import TIMING, normalised
+from tests.integration.test_process_exit import assert_same_results, normalised
 
 pytestmark = pytest.mark.slow
 
@@ -97,14 +97,7 @@ def test_a_served_trial_writes_the_same_files_and_output_as_an_unserved_one(
     assert warm.returncode == cold.returncode == 0, warm.stderr + cold.stderr
     assert normalised(warm.stdout, root / "served") == normalised(cold.stdout, root / "unserved")
     assert normalised(warm.stderr, root / "served") == normalised(cold.stderr, root / "unserved")
-    a, b = (
-        pd.read_parquet(next((root / name / "results").rglob("rows.parquet")))
-        .query("family != 'cost'")
-        .reset_index(drop=True)
-        for name in ("served", "unserved")
-    )
-    keep = [c for c in a.columns if c not in TIMING + ["run_id", "details", "timestamp"]]
-    pd.testing.assert_frame_equal(a[keep], b[keep])
+    assert_same_results(root / "served" / "results", root / "unserved" / "results")
 
 
 def test_bad_input_gets_the_same_one_line_error_and_exit_code(worker: tuple[dict[str, str], Path]) -> None:
