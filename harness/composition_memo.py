@@ -145,8 +145,14 @@ def clone_config(cfg: Any) -> Any:
 
     A pickle round trip: about half the time of ``copy.deepcopy`` on a composed privbench job
     config (16 vs 30 ms), which the memo's hits and the preflight's per-job configs pay.
+    ``copy.deepcopy`` where pickling fails: a joblib launcher with one worker runs its jobs in
+    the launching process, where Hydra's plugin scan has re-imported the launcher's structured
+    config class, so pickle no longer finds that class under its name.
     """
-    return pickle.loads(pickle.dumps(cfg, protocol=pickle.HIGHEST_PROTOCOL))
+    try:
+        return pickle.loads(pickle.dumps(cfg, protocol=pickle.HIGHEST_PROTOCOL))
+    except pickle.PicklingError:
+        return copy.deepcopy(cfg)
 
 
 def _split_overrides(repo: Any, overrides: Sequence[Any]) -> tuple[list[Any], list[Any]]:

@@ -5,8 +5,11 @@ numba and torch are limited where they are loaded, never imported for the purpos
 numba costs about a second (billed to the first metric a trial times) and starts its threading
 layer in the sweep process. Where numba is not loaded yet, ``NUMBA_NUM_THREADS`` is set for the
 duration of the block (unless the user set it), so a library that imports numba inside the
-block starts with the trial's budget; numba reads it once per process, so that process's numba
-then never uses more threads than the first such block allowed. ``PRIVBENCH_LAZY_IMPORTS=0``
+block starts with the trial's budget; numba sizes its pool once per process, so that process's
+numba then never uses more threads than the first such block allowed. When numba was imported
+inside the block the variable stays set for the rest of the process (and its children): numba
+re-reads it at every compilation and refuses a value other than its pool's (issue 28: with a
+cold numba cache every trial after the first import lost its Anonymeter rows). ``PRIVBENCH_LAZY_IMPORTS=0``
 restores the import (the behaviour before issue 15; see :func:`lazy_imports`).
 
 threadpoolctl finds the BLAS/OpenMP libraries by scanning every loaded shared object and
@@ -63,10 +66,26 @@ def limit_threads(threads: int) -> Iterator[None]:
     finally:
         if numba is not None and previous_numba is not None:
             numba.set_num_threads(previous_numba)
-        if env_set:
+        if env_set and "numba" not in sys.modules:
+            # Kept once numba was imported under it: numba re-reads the variable whenever it
+            # compiles (``reload_config``), and a value other than the one its thread pool was
+            # launched with raises "Cannot set NUMBA_NUM_THREADS to a different value once the
+            # threads have been launched" (a cold on-disk cache compiles; a warm one does not).
             os.environ.pop("NUMBA_NUM_THREADS", None)
         if torch is not None and previous_torch is not None:
             torch.set_num_threads(previous_torch)
+
+
+def pin_numba_pool() -> None:
+    """Where numba is loaded, set ``NUMBA_NUM_THREADS`` to the size of its pool (if unset).
+
+    For a process whose environment was replaced after numba started its pool (the warm
+    worker's command, which takes its client's environment): numba re-reads the variable at
+    every compilation and refuses a value other than its pool's.
+    """
+    numba = sys.modules.get("numba")
+    if numba is not None and "NUMBA_NUM_THREADS" not in os.environ:
+        os.environ["NUMBA_NUM_THREADS"] = str(int(numba.config.NUMBA_NUM_THREADS))
 
 
 def _numba() -> Any:

@@ -52,6 +52,7 @@ import traceback
 from pathlib import Path
 from typing import Any, NoReturn
 
+from harness.threads import pin_numba_pool
 from harness.worker_protocol import (
     CHECKOUT,
     client_context,
@@ -361,6 +362,7 @@ def _command(message: dict[str, Any], fds: list[int]) -> NoReturn:
         os.umask(int(context["umask"]))
         os.environ.clear()
         os.environ.update(context["environment"])
+        pin_numba_pool()  # the warm-up started numba's pool; its size must stay what numba re-reads
         time.tzset()
         sys.path[:] = [context["path0"], *context["path"]]
         argv = [str(a) for a in message["argv"]]
