@@ -20,9 +20,12 @@ from pathlib import Path
 from typing import Any
 
 from harness.errors import ConfigError, DataError
+from harness.reproduction.checks import Check
 from harness.reproduction.plan import load_plan, reproduction_names
 from harness.reproduction.runner import CHECKS_FILE, count_jobs
 from harness.reproduction.runs import NOT_EVALUATED, RunChecks, committed_runs, newest_runs, read_run
+from harness.reproduction.uncertainty import describe
+from harness.reproduction.verdict import INCONCLUSIVE, NOT_EVALUABLE, NOT_REPRODUCED, REPRODUCED
 from harness.storage import atomic_write_bytes, atomic_write_json
 
 DOCUMENT = "REPRODUCTION.md"
@@ -97,18 +100,27 @@ def _header(regenerate: str) -> list[str]:
         regenerate,
         "```",
         "",
-        "Every row is one number or statement a paper published (`spec/reproductions.md`), the value our run "
-        "produced and the verdict: **exact** (an `exact` check passed: equal at the printed precision), "
-        "**same ordering or trend** (a `tolerance` or `trend` check passed) or **differs** (failed or not "
-        "reproducible offline; the reason is given). Each paper lists its `protocol` profile first (the "
-        "published protocol at the strength one machine affords, run across sittings and committed with its "
-        "job directories), then the `paper` profile (the published protocol) and the `quick` profile (small "
-        "data, small grids, few repetitions — what CI runs; its numbers are labelled as such and are not the "
-        "published protocol). Each run states its size (trials), cost (wall clock, and the trial time summed "
-        "from the rows' fit, sample and metric seconds) and machine; a profile that was not run is listed "
-        "with its size. A run stopped part-way is marked **incomplete** with the command that resumes it: "
-        f"its checks read the trials completed so far, and a check whose trials have not run yet is "
-        f"**{NOT_EVALUATED}** (not *differs*).",
+        "Every check has a **kind** (`spec/reproductions.md` §0.1b). Only a **claim** — a finding the paper "
+        "states — counts as agreement with the paper; **setup** checks (our run matches the protocol, read "
+        "from the run evaluated), **arithmetic** checks (the paper's printed numbers agree with each other) and "
+        "**sanity** checks (the pipeline behaves) are listed apart and only *pass* or *fail*. A claim's verdict "
+        "comes from one rule applied to its recorded evidence: **reproduced** (equal at the printed precision, "
+        "every interval inside the tolerance band, or every effect in the stated direction beyond its noise), "
+        "**not reproduced** (outside the band, or the opposite direction beyond noise), **inconclusive** (the "
+        "interval crosses the band's edge or 0: the data cannot tell) or **not evaluable** (this setup cannot "
+        "test it: data not available offline, too few blocks for the paper's test, or a generator that failed "
+        "its adequacy gate — it did not learn). Each ordering, trend or tolerance claim shows its uncertainty "
+        "(bootstrap intervals over the run's blocks or seeds, or the test used). Each paper opens with a "
+        "referee's summary of its most complete run.",
+        "",
+        "Each paper lists its `protocol` profile first (the published protocol at the strength one machine "
+        "affords, run across sittings and committed with its job directories), then the `paper` profile (the "
+        "published protocol) and the `quick` profile (small data, small grids, few repetitions — what CI runs; "
+        "its numbers are labelled as such and are not the published protocol). Each run states its size "
+        "(trials), cost (wall clock, and the trial time summed from the rows' fit, sample and metric seconds), "
+        "datasets and machine; a profile that was not run is listed with its size. A run stopped part-way is "
+        "marked **incomplete** with the command that resumes it: a check whose trials have not run yet is "
+        f"**{NOT_EVALUATED}**.",
         "",
     ]
 
@@ -117,24 +129,33 @@ def _summary(order: Sequence[str], by_experiment: dict[str, dict[str, RunChecks]
     lines = [
         "## Summary",
         "",
-        f"| id | experiment | profile | checks | exact | same ordering or trend | differs | {NOT_EVALUATED} | "
-        "trials | run time |",
-        "|:---|:---|:---|---:|---:|---:|---:|---:|---:|---:|",
+        "Claims are counted on their own; the other kinds show passing / all.",
+        "",
+        "| id | experiment | profile | claims | reproduced | not reproduced | inconclusive | not evaluable | "
+        f"{NOT_EVALUATED} | setup | arithmetic | sanity | trials | run time |",
+        "|:---|:---|:---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     rows = [(profile, experiment) for experiment in order for profile in _profiles(by_experiment[experiment])]
     rows.sort(key=lambda r: PROFILE_ORDER.index(r[0]) if r[0] in PROFILE_ORDER else len(PROFILE_ORDER))
     for profile, experiment in rows:
         run = by_experiment[experiment][profile]
         counts = run.verdicts()
+        others = run.other_checks()
         cost = run.data.get("cost", {})
         shown = f"{profile} (**incomplete**)" if run.incomplete else profile
         trials = f"{run.trials} of {run.planned}" if run.incomplete else str(run.trials)
+        kinds = " | ".join(_passing(others[k]) for k in ("setup", "arithmetic", "sanity"))
         lines.append(
-            f"| {run.data.get('id', '')} | [`{experiment}`](#{_anchor(run)}) | {shown} | {len(run.checks)} | "
-            f"{counts['exact']} | {counts['same ordering or trend']} | {counts['differs']} | "
-            f"{counts[NOT_EVALUATED]} | {trials} | {_duration(cost.get('wall_seconds'))} |"
+            f"| {run.data.get('id', '')} | [`{experiment}`](#{_anchor(run)}) | {shown} | {sum(counts.values())} | "
+            f"{counts[REPRODUCED]} | {counts[NOT_REPRODUCED]} | {counts[INCONCLUSIVE]} | {counts[NOT_EVALUABLE]} | "
+            f"{counts[NOT_EVALUATED]} | {kinds} | {trials} | {_duration(cost.get('wall_seconds'))} |"
         )
     return [*lines, ""]
+
+
+def _passing(counts: dict[str, int]) -> str:
+    total = sum(counts.values())
+    return f"{counts.get('passes', 0)}/{total}" if total else "–"
 
 
 def _section(experiment: str, runs: dict[str, RunChecks]) -> list[str]:
@@ -145,7 +166,14 @@ def _section(experiment: str, runs: dict[str, RunChecks]) -> list[str]:
         "",
         f"Paper: `{data.get('paper', '')}`" + (f", {data['section']}" if data.get("section") else "") + ".",
         "",
+        f"### Referee's summary (profile `{first.profile}`"
+        + (f", **incomplete**: {first.trials} of {first.planned} trials" if first.incomplete else "")
+        + (", quick-profile numbers: not the published protocol" if first.profile == "quick" else "")
+        + ")",
+        "",
     ]
+    for line in data.get("referee") or ["(no summary recorded)"]:
+        lines += [str(line), ""]
     for profile in _profiles({"protocol", "paper", *runs}):
         run = runs.get(profile)
         if run is not None:
@@ -173,24 +201,10 @@ def _profile_block(experiment: str, run: RunChecks) -> list[str]:
         *_run_facts(experiment, run),
         f"- **Checks**: [`checks.json`]({where}/{CHECKS_FILE}).",
         "",
-        f"| check | paper | ours ({profile}) | level | verdict | reason / note |",
-        "|:---|:---|:---|:---|:---|:---|",
+        *_gates_table(run),
+        *_claims_table(run, where),
+        *_others_table(run, where),
     ]
-    for check in run.checks:
-        verdict = run.verdict(check)
-        note = check.reason + (f" (evaluation error: {check.error})" if check.error else "")
-        if verdict == NOT_EVALUATED:
-            note = (
-                f"not evaluated: the trials this check reads have not run yet ({run.trials} of {run.planned} "
-                f"trials completed); {note}"
-            )
-        shown = f"**{verdict}**" if verdict in ("differs", NOT_EVALUATED) else verdict
-        evidence = " ".join(f"[{Path(e).stem}]({where}/{e})" for e in check.evidence)
-        lines.append(
-            f"| {_cell(check.claim)} | {_cell(check.paper)} | {_cell(check.observed)} | {check.level} | {shown} | "
-            f"{_cell(note)}{(' ' + evidence) if evidence else ''} |"
-        )
-    lines.append("")
     if data.get("artifacts_error"):
         lines += [
             f"Regenerating the tables and figures failed: `{_cell(str(data['artifacts_error']).splitlines()[-1])}`",
@@ -203,6 +217,99 @@ def _profile_block(experiment: str, run: RunChecks) -> list[str]:
     for figure in figures:
         lines += [f"![{Path(figure).stem}]({where}/{figure})", ""]
     return lines
+
+
+def _gates_table(run: RunChecks) -> list[str]:
+    gates = run.gates
+    if not gates:
+        return []
+    lines = [
+        "Adequacy gates (a claim resting on a generator that failed one is not evaluable):",
+        "",
+        "| generator | gate | result | evidence |",
+        "|:---|:---|:---|:---|",
+    ]
+    for gate in gates:
+        result = "passes" if gate.passed else "**fails**"
+        lines.append(f"| {_cell(gate.key)} | {gate.gate} | {result} | {_cell(gate.detail)} |")
+    return [*lines, ""]
+
+
+def _claims_table(run: RunChecks, where: str) -> list[str]:
+    claims = [c for c in run.checks if c.is_claim]
+    if not claims:
+        return ["No claim of the paper is checked by this run.", ""]
+    lines = [
+        f"Claims ({len(claims)}):",
+        "",
+        f"| claim | paper | ours ({run.profile}) | uncertainty | verdict | why / note |",
+        "|:---|:---|:---|:---|:---|:---|",
+    ]
+    for check in claims:
+        verdict = run.verdict(check)
+        why = check.why
+        if verdict == NOT_EVALUATED:
+            why = f"the trials this check reads have not run yet ({run.trials} of {run.planned} trials completed)"
+        reason = "" if check.reason.strip() == why.strip() else check.reason
+        note = _join_text(why, reason, f"evaluation error: {check.error}" if check.error else "")
+        shown = f"**{verdict}**"
+        lines.append(
+            f"| {_cell(check.claim)} | {_cell(check.paper)} | {_cell(check.observed)} | "
+            f"{_cell(describe(check.uncertainty))} | {shown} | {_cell(note)}{_evidence(check, where)} |"
+        )
+    return [*lines, ""]
+
+
+def _others_table(run: RunChecks, where: str) -> list[str]:
+    others = [c for c in run.checks if not c.is_claim]
+    if not others:
+        return []
+    lines = [
+        f"Setup, arithmetic and sanity checks ({len(others)}; not counted as agreement with the paper):",
+        "",
+        "| check | kind | paper / protocol | ours | result | note |",
+        "|:---|:---|:---|:---|:---|:---|",
+    ]
+    for check in others:
+        verdict = run.verdict(check)
+        note = _join_text(check.reason, f"evaluation error: {check.error}" if check.error else "")
+        shown = verdict if verdict == "passes" else f"**{verdict}**"
+        lines.append(
+            f"| {_cell(check.claim)} | {check.kind} | {_cell(check.paper)} | {_cell(check.observed)} | {shown} | "
+            f"{_cell(note)}{_evidence(check, where)} |"
+        )
+    return [*lines, ""]
+
+
+def _evidence(check: Check, where: str) -> str:
+    links = " ".join(f"[{Path(e).stem}]({where}/{e})" for e in check.evidence)
+    return f" {links}" if links else ""
+
+
+def _join_text(*parts: str) -> str:
+    return "; ".join(p for p in parts if p and p.strip())
+
+
+def _datasets_line(run: RunChecks) -> list[str]:
+    info = run.data.get("datasets") or {}
+    used = info.get("used") or {}
+    if not used and not info.get("note"):
+        return []
+    parts = []
+    for name, facts in used.items():
+        sizes = facts.get("n_train") or []
+        size = (
+            f"{sizes[0]:,}"
+            if len(sizes) == 1
+            else ("–".join(f"{v:,}" for v in (sizes[0], sizes[-1])) if sizes else "?")
+        )
+        parts.append(f"`{name}` ({facts.get('trials', 0)} trials, {size} training rows)")
+    text = "- **Datasets**: " + (
+        ", ".join(parts) if parts else "none (closed-form or simulated in the checks)"
+    )
+    if info.get("note"):
+        text += f". {info['note']}"
+    return [text.rstrip(".") + "."]
 
 
 def _run_facts(experiment: str, run: RunChecks) -> list[str]:
@@ -230,6 +337,7 @@ def _run_facts(experiment: str, run: RunChecks) -> list[str]:
         f"{_duration(cost.get('metric_seconds'))}).",
         f"- **Machine**: {machine.get('cpu', '?')}, {machine.get('cores', '?')} cores, "
         f"{machine.get('memory_gb', '?')} GB, GPU {machine.get('gpu', 'none')}.",
+        *_datasets_line(run),
     ]
     if run.incomplete:
         waiting = [f"{k} (0 of {p})" for k, (d, p) in (cost.get("progress") or {}).items() if not d]

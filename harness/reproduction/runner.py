@@ -32,8 +32,10 @@ import pandas as pd
 
 from harness.collect import collect, result_files, write_table
 from harness.errors import ConfigError, DataError
+from harness.reproduction.adequacy import Gate, apply_gates
 from harness.reproduction.checks import Check
 from harness.reproduction.plan import ReproductionPlan, Sweep
+from harness.reproduction.referee import referee_summary
 from harness.reproduction.view import ReproductionRun
 from harness.schema import empty_results
 from harness.storage import atomic_write_json
@@ -234,6 +236,7 @@ def evaluate(plan: ReproductionPlan, run_dir: Path, *, out_dir: Path | None = No
         except Exception:
             artifacts_error = traceback.format_exc(limit=-3).strip()
             print(f"privbench: {plan.experiment}: artifacts failed:\n{artifacts_error}", file=sys.stderr)
+    run.gates = evaluate_gates(module, run)
     checks: list[Check] = []
     for function in module.CHECKS:
         try:
@@ -242,9 +245,10 @@ def evaluate(plan: ReproductionPlan, run_dir: Path, *, out_dir: Path | None = No
             name = getattr(function, "__name__", "check").replace("check_", "")
             produced = Check(
                 name.replace("_", "-"), (function.__doc__ or name).strip().splitlines()[0], "", "", "trend",
-                False, "could not be evaluated", error=f"{type(exc).__name__}: {exc}",
+                False, "could not be evaluated", error=f"{type(exc).__name__}: {exc}", kind="claim",
             )  # fmt: skip
         checks.extend([produced] if isinstance(produced, Check) else list(produced))
+    checks = apply_gates(checks, run.gates)
     ids = [c.id for c in checks]
     duplicated = sorted({i for i in ids if ids.count(i) > 1})
     if duplicated:
@@ -270,10 +274,51 @@ def evaluate(plan: ReproductionPlan, run_dir: Path, *, out_dir: Path | None = No
             },
             "artifacts": sorted(_relative_outputs(run.out_dir)),
             "artifacts_error": artifacts_error,
+            "datasets": datasets_used(results, getattr(module, "DATASETS_NOTE", "")),
+            "gates": [g.to_dict() for g in run.gates],
+            "referee": referee_summary(checks, run.gates, _referee_notes(module, run, checks)),
             "checks": [c.to_dict() for c in checks],
         },
     )
     return checks
+
+
+def evaluate_gates(module: Any, run: ReproductionRun) -> list[Gate]:
+    """The module's adequacy gates (``GATES``) on ``run``; a gate that raises fails with the error."""
+    gates: list[Gate] = []
+    for function in getattr(module, "GATES", ()):
+        try:
+            produced = function(run)
+        except Exception as exc:
+            name = getattr(function, "__name__", "gate")
+            produced = Gate(name, "could not be evaluated", False, f"{type(exc).__name__}: {exc}")
+        gates.extend([produced] if isinstance(produced, Gate) else list(produced))
+    return gates
+
+
+def _referee_notes(module: Any, run: ReproductionRun, checks: list[Check]) -> list[str]:
+    """The module's plain-word notes on this run (``referee_notes(run, checks)``), if it has any."""
+    notes = getattr(module, "referee_notes", None)
+    if notes is None:
+        return []
+    try:
+        return [str(line) for line in notes(run, checks)]
+    except Exception as exc:
+        return [f"(the paper's notes could not be written: {type(exc).__name__}: {exc})"]
+
+
+def datasets_used(results: pd.DataFrame, note: str = "") -> dict[str, Any]:
+    """Which datasets the run used: training rows and trials per dataset, and the module's note."""
+    used: dict[str, Any] = {}
+    if len(results) and "dataset" in results:
+        per_trial = results.drop_duplicates("trial_key")
+        for dataset, group in per_trial.groupby("dataset"):
+            train = pd.to_numeric(group["n_train"], errors="coerce").dropna()
+            used[str(dataset)] = {
+                "trials": int(len(group)),
+                "n_train": sorted({int(v) for v in train}) if len(train) else [],
+            }
+    return {"used": used, "note": note}
 
 
 def cost_summary(results: pd.DataFrame, meta: dict[str, Any]) -> dict[str, Any]:
@@ -408,7 +453,9 @@ __all__ = [
     "RUNS_DIR",
     "completed_jobs",
     "count_jobs",
+    "datasets_used",
     "evaluate",
+    "evaluate_gates",
     "load_results",
     "machine",
     "preflight_plan",

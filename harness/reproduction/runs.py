@@ -27,13 +27,16 @@ from pathlib import Path
 from typing import Any
 
 from harness.errors import ConfigError, DataError
-from harness.reproduction.checks import VERDICTS, Check
+from harness.reproduction.adequacy import Gate
+from harness.reproduction.checks import Check
 from harness.reproduction.plan import load_plan
 from harness.reproduction.runner import CHECKS_FILE, META_FILE, RUNS_DIR, completed_jobs, evaluate
+from harness.reproduction.verdict import CHECK_VERDICTS, CLAIM_VERDICTS, KINDS
 
 NOT_EVALUATED = "not evaluated"
 """Verdict of a check of an incomplete run whose trials have not run yet."""
-REPORT_VERDICTS: tuple[str, ...] = (*VERDICTS, NOT_EVALUATED)
+REPORT_VERDICTS: tuple[str, ...] = (*CLAIM_VERDICTS, NOT_EVALUATED)
+"""Claim verdicts as the report counts them (:data:`NOT_EVALUATED` for an incomplete run's)."""
 _NO_VALUE = ("", "nan", "–", "none")
 
 
@@ -91,17 +94,38 @@ class RunChecks:
         """Whether the run stopped before all its planned trials had rows."""
         return self.planned > self.trials
 
+    @property
+    def gates(self) -> list[Gate]:
+        return [Gate.from_dict(g) for g in self.data.get("gates", [])]
+
     def verdict(self, check: Check) -> str:
         """The check's verdict, or :data:`NOT_EVALUATED` for a check of an incomplete run with no value."""
-        if self.incomplete and not check.passed and check.level != "not reproducible" and _no_value(check):
+        if (
+            self.incomplete
+            and not check.passed
+            and check.level != "not reproducible"
+            and not check.not_evaluable
+            and _no_value(check)
+        ):
             return NOT_EVALUATED
         return check.verdict
 
     def verdicts(self) -> dict[str, int]:
-        """Count of checks per verdict (:data:`REPORT_VERDICTS`)."""
+        """Claims per verdict (:data:`REPORT_VERDICTS`)."""
         counts = dict.fromkeys(REPORT_VERDICTS, 0)
         for check in self.checks:
-            counts[self.verdict(check)] += 1
+            if check.is_claim:
+                counts[self.verdict(check)] += 1
+        return counts
+
+    def other_checks(self) -> dict[str, dict[str, int]]:
+        """Setup, arithmetic and sanity checks: ``{kind: {passes, fails, not evaluated}}``."""
+        counts = {
+            kind: dict.fromkeys((*CHECK_VERDICTS, NOT_EVALUATED), 0) for kind in KINDS if kind != "claim"
+        }
+        for check in self.checks:
+            if not check.is_claim:
+                counts[check.kind][self.verdict(check)] += 1
         return counts
 
 
@@ -207,6 +231,12 @@ def committed_runs(
             if not isinstance(data, dict) or (data.get("experiment"), data.get("profile")) in have:
                 continue
             if "experiment" not in data or "checks" not in data:
+                continue
+            if any("kind" not in c for c in data["checks"]):
+                print(
+                    f"privbench: {path}: written before checks had kinds (issue 27); not kept: run the profile again",
+                    file=sys.stderr,
+                )
                 continue
             kept.append(RunChecks(Path(str(data.get("run_dir", path.parent))), data, committed=path.parent))
     return kept

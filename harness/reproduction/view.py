@@ -19,6 +19,7 @@ from typing import Any
 import pandas as pd
 from matplotlib.figure import Figure
 
+from harness.reproduction.adequacy import Gate
 from harness.reproduction.plan import ReproductionPlan
 from harness.storage import atomic_write_bytes
 
@@ -41,13 +42,24 @@ class ReproductionRun:
     output_dir : Path, optional
         Where checks.json, tables/ and figures/ go instead of ``run_dir/reproduction`` (the report
         evaluates a stopped persisted run there, leaving the committed run directory untouched).
+    gates : list of Gate
+        The adequacy gates of the check module's ``GATES``, evaluated before its checks.
     """
 
     plan: ReproductionPlan
     run_dir: Path
     results: pd.DataFrame
     output_dir: Path | None = None
+    gates: list[Gate] = field(default_factory=list)
     _params: pd.DataFrame | None = field(default=None, repr=False)
+
+    def gate(self, key: str) -> Gate | None:
+        """The first adequacy gate of ``key`` evaluated for this run (None when there is none)."""
+        return next((g for g in self.gates if g.key == key), None)
+
+    def gates_passed(self, *keys: str) -> bool:
+        """Whether every gate of every key in ``keys`` passed (a key without a gate counts as passed)."""
+        return all(g.passed for g in self.gates if g.key in keys)
 
     @property
     def profile(self) -> str:

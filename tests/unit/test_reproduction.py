@@ -30,58 +30,125 @@ from harness.storage import atomic_write_json
 
 
 def test_exact_passes_within_printed_precision_and_reports_the_gap() -> None:
-    ok = exact("a", "claim", "3.46", 3.4601, 3.46, tol=0.005)
-    assert ok.passed and ok.verdict == "exact"
-    off = exact("b", "claim", "3.46", 3.50, 3.46, tol=0.005)
-    assert not off.passed and off.verdict == "differs" and "off by +0.04" in off.reason
-    missing = exact("c", "claim", "3.46", float("nan"), 3.46)
+    ok = exact("a", "claim", "3.46", 3.4601, 3.46, tol=0.005, kind="claim")
+    assert ok.passed and ok.verdict == "reproduced" and ok.uncertainty["deterministic"]
+    off = exact("b", "claim", "3.46", 3.50, 3.46, tol=0.005, kind="claim")
+    assert not off.passed and off.verdict == "not reproduced" and "off by +0.04" in off.reason
+    missing = exact("c", "claim", "3.46", float("nan"), 3.46, kind="claim")
     assert not missing.passed and "no value" in missing.reason
+    assert exact("d", "Table 2 arithmetic", "3.46", 3.46, 3.46, kind="arithmetic").verdict == "passes"
+    assert exact("e", "grid size", "225", 224, 225, kind="setup").verdict == "fails"
 
 
-def test_within_and_trend_levels_give_the_trend_verdict() -> None:
-    assert within("a", "c", "p", 0.5, 0.4, 0.6).verdict == "same ordering or trend"
-    outside = within("b", "c", "p", 0.7, 0.4, 0.6)
-    assert outside.verdict == "differs" and "outside" in outside.reason
-    assert within("c", "c", "p", 5, 5, None).passed  # one-sided band, bound included
-    assert trend("d", "c", "p", "obs", True).verdict == "same ordering or trend"
+def test_within_decides_from_the_interval_of_its_samples() -> None:
+    inside = within("a", "c", "p", None, 0.4, 0.6, kind="claim", samples=[0.49, 0.5, 0.51, 0.5])
+    assert inside.verdict == "reproduced" and inside.observed == "0.500"
+    across = within("b", "c", "p", None, 0.4, 0.6, kind="claim", samples=[0.3, 0.55, 0.59, 0.7])
+    assert across.passed and across.verdict == "inconclusive"  # the mean is inside, its interval is not
+    outside = within("c", "c", "p", None, 0.4, 0.6, kind="claim", samples=[0.8, 0.81, 0.79])
+    assert outside.verdict == "not reproduced" and "outside" in outside.reason
+    single = within("d", "c", "p", 0.5, 0.4, 0.6, kind="claim")  # one value: no noise estimate
+    assert single.passed and single.verdict == "inconclusive" and "single replicate" in single.why
+    assert (
+        within("e", "c", "p", 5, 5, None, kind="sanity").verdict == "passes"
+    )  # one-sided band, bound included
+
+
+def test_ordered_claim_needs_every_difference_beyond_noise() -> None:
+    blocks = pd.Index(["d1", "d2", "d3", "d4", "d5"])
+    low = pd.Series([0.10, 0.12, 0.11, 0.13, 0.10], index=blocks)
+    high = pd.Series([0.20, 0.22, 0.19, 0.25, 0.21], index=blocks)
+    noisy = pd.Series([0.05, 0.30, 0.02, 0.28, 0.12], index=blocks)  # mean above `low`, within its noise
+    clear = ordered(
+        "o", "low < high", "p", None, ["low", "high"], kind="claim", samples={"low": low, "high": high}
+    )
+    assert clear.passed and clear.verdict == "reproduced" and clear.uncertainty["n"] == 5
+    within_noise = ordered(
+        "o", "low < noisy", "p", None, ["low", "noisy"], kind="claim", samples={"low": low, "noisy": noisy}
+    )
+    assert within_noise.passed and within_noise.verdict == "inconclusive"  # a point ordering is not enough
+    opposite = ordered(
+        "o", "high < low", "p", None, ["high", "low"], kind="claim", samples={"low": low, "high": high}
+    )
+    assert not opposite.passed and opposite.verdict == "not reproduced"
+    bare = ordered("o", "c", "p", {"a": 0.1, "b": 0.5}, ["a", "b"], kind="claim")  # no samples, no noise
+    assert bare.passed and bare.verdict == "inconclusive"
 
 
 def test_ordered_names_the_broken_pair() -> None:
     good = ordered(
-        "o",
-        "SMOTE < SMOTE-DP < DP",
-        "p",
-        {"SMOTE": 0.1, "SMOTE-DP": 0.5, "DP": 0.6},
-        ["SMOTE", "SMOTE-DP", "DP"],
-    )
+        "o", "SMOTE < SMOTE-DP < DP", "p", {"SMOTE": 0.1, "SMOTE-DP": 0.5, "DP": 0.6},
+        ["SMOTE", "SMOTE-DP", "DP"], kind="sanity",
+    )  # fmt: skip
     assert good.passed and good.observed == "SMOTE 0.100 < SMOTE-DP 0.500 < DP 0.600"
-    bad = ordered("o", "c", "p", {"a": 1.0, "b": 0.5, "c": 2.0}, ["a", "b", "c"])
-    assert not bad.passed and "a vs b" in bad.reason
+    bad = ordered("o", "c", "p", {"a": 1.0, "b": 0.5, "c": 2.0}, ["a", "b", "c"], kind="sanity")
+    assert not bad.passed and "a vs b" in bad.reason and bad.verdict == "fails"
     ties = {"a": 1.0, "b": 1.0}
-    assert not ordered("o", "c", "p", ties, ["a", "b"]).passed
-    assert ordered("o", "c", "p", ties, ["a", "b"], strict=False).passed
-    assert "no value for b" in ordered("o", "c", "p", {"a": 1.0}, ["a", "b"]).reason
+    assert not ordered("o", "c", "p", ties, ["a", "b"], kind="sanity").passed
+    assert ordered("o", "c", "p", ties, ["a", "b"], strict=False, kind="sanity").passed
+    assert "no value for b" in ordered("o", "c", "p", {"a": 1.0}, ["a", "b"], kind="sanity").reason
 
 
-def test_not_reproducible_always_differs_and_roundtrips() -> None:
-    check = not_reproducible("n", "Holm p-values", "3.1e-02", "6 datasets: minimum adjusted p is 0.125")
-    assert check.verdict == "differs"
+def test_trend_claim_follows_its_recorded_uncertainty_or_test() -> None:
+    from harness.reproduction import uncertainty as unc
+
+    effect = unc.record("bootstrap", [unc.interval("gap", 0.2, 0.05, 0.3)], n=6)
+    assert trend("t", "c", "p", "obs", True, kind="claim", uncertainty=effect).verdict == "reproduced"
+    # the check function's own "passed" cannot override the rule
+    assert trend("t", "c", "p", "obs", False, kind="claim", uncertainty=effect).verdict == "reproduced"
+    test = unc.decided_by_test("Bayesian sign test", "undecided", n=6)
+    assert trend("t", "c", "p", "obs", True, kind="claim", uncertainty=test).verdict == "inconclusive"
+    assert trend("t", "c", "p", "obs", True, kind="claim").verdict == "inconclusive"  # nothing recorded
+    deterministic = trend("t", "c", "p", "obs", False, kind="claim", uncertainty=unc.DETERMINISTIC)
+    assert deterministic.verdict == "not reproduced"
+
+
+def test_not_reproducible_and_not_evaluable_roundtrip() -> None:
+    from harness.reproduction import not_evaluable
+
+    check = not_reproducible("n", "runtime", "331 s", "M2 laptop, R")
+    assert check.verdict == "not evaluable" and check.kind == "claim"
     data = check.to_dict()
-    assert data["pass"] is False and data["verdict"] == "differs"
+    assert (
+        data["pass"] is False and data["verdict"] == "not evaluable" and data["verdict_why"] == "M2 laptop, R"
+    )
     assert Check.from_dict(json.loads(json.dumps(data))) == check
+    holm = not_evaluable("h", "Holm p-values", "3.1e-02", "needs 7 datasets; 6 here")
+    assert holm.verdict == "not evaluable" and Check.from_dict(holm.to_dict()) == holm
 
 
-def test_check_rejects_unknown_level_and_bad_id() -> None:
+def test_a_claim_on_a_generator_that_failed_its_gate_is_not_evaluable() -> None:
+    from harness.reproduction import uncertainty as unc
+    from harness.reproduction.adequacy import Gate, apply_gates
+
+    effect = unc.record("bootstrap", [unc.interval("gap", 0.2, 0.05, 0.3)])
+    claim = trend("t", "c", "p", "obs", True, kind="claim", uncertainty=effect, depends_on=("pategan",))
+    sanity = trend("s", "c", "p", "obs", True, kind="sanity", depends_on=("pategan",))
+    gates = [
+        Gate("pategan", "learns", False, "accuracy 0.36 ≤ majority 0.66"),
+        Gate("privbayes", "learns", True, ""),
+    ]
+    judged = {c.id: c for c in apply_gates([claim, sanity], gates)}
+    assert judged["t"].verdict == "not evaluable" and "pategan: learns (accuracy 0.36" in judged["t"].why
+    assert judged["s"].verdict == "passes"  # gates decide claims only
+    assert apply_gates([claim], gates[1:])[0].verdict == "reproduced"
+
+
+def test_check_rejects_unknown_level_kind_and_bad_id() -> None:
     with pytest.raises(ValueError, match="level must be one of"):
-        Check("x", "c", "p", "o", "roughly", True)
+        Check("x", "c", "p", "o", "roughly", True, kind="claim")
     with pytest.raises(ValueError, match="id must be"):
-        Check("two words", "c", "p", "o", "exact", True)
+        Check("two words", "c", "p", "o", "exact", True, kind="claim")
+    with pytest.raises(ValueError, match="kind must be one of"):
+        Check("x", "c", "p", "o", "exact", True)
+    with pytest.raises(ValueError, match="only a claim"):
+        Check("x", "c", "p", "o", "not reproducible", False, kind="setup")
 
 
 def test_to_dict_makes_numpy_and_nan_json_safe() -> None:
     import numpy as np
 
-    check = exact("a", "c", "p", np.float64(math.nan), 1.0)
+    check = exact("a", "c", "p", np.float64(math.nan), 1.0, kind="claim")
     data = check.to_dict()
     assert data["value"] is None
     json.dumps(data, allow_nan=False)
@@ -229,8 +296,10 @@ def _fake_run(root: Path, experiment: str, stamp: str, profile: str, checks: lis
 
 def test_document_lists_checks_verdicts_and_copies_outputs(tmp_path: Path) -> None:
     checks = [
-        exact("k", "k formula", "45", 45, 45),
-        within("w", "share", "0.5", 0.9, 0.4, 0.6, reason="quick data"),
+        exact("k", "k formula", "45", 45, 45, kind="arithmetic"),
+        within(
+            "w", "share", "0.5", None, 0.4, 0.6, reason="quick data", kind="claim", samples=[0.9, 0.91, 0.89]
+        ),
         not_reproducible("n", "runtime", "331 s", "M2 laptop"),
     ]
     _fake_run(tmp_path / "results", "data_anonymizer_2023", "2026-01-01_00-00-00", "quick", checks[:1])
@@ -239,10 +308,20 @@ def test_document_lists_checks_verdicts_and_copies_outputs(tmp_path: Path) -> No
     assert [r.run_dir for r in runs] == [newer]
     path = build_document(runs, tmp_path / "out")
     text = path.read_text()
-    assert "| R-BLOG | [`data_anonymizer_2023`]" in text and "| quick | 3 | 1 | 0 | 2 |" in text
-    assert "| k formula | 45 | 45 | exact | exact |" in text
-    assert "| share | 0.5 | 0.900 | tolerance | **differs** | quick data; outside [0.400, 0.600] |" in text
+    assert (
+        "| R-BLOG | [`data_anonymizer_2023`]" in text
+        and "| quick | 2 | 0 | 1 | 0 | 1 | 0 | – | 1/1 | – |" in text
+    )
+    assert "| k formula | arithmetic | 45 | 45 | passes |" in text
+    share = next(line for line in text.splitlines() if line.startswith("| share |"))
+    assert (
+        "| 0.900 |" in share
+        and "**not reproduced**" in share
+        and "quick data; outside [0.400, 0.600]" in share
+    )
+    assert "mean: 0.900 [0.890, 0.910]" in share  # its uncertainty
     assert "quick-profile numbers, not the published protocol" in text
+    assert "### Referee's summary (profile `quick`" in text
     assert "Paper profile: 4 trials; not run here." in text  # the bundled experiment's paper sweep
     assert (tmp_path / "out" / "data_anonymizer_2023" / "quick" / "tables" / "t.md").is_file()
     copied = json.loads((tmp_path / "out" / "data_anonymizer_2023" / "quick" / "checks.json").read_text())
@@ -250,7 +329,7 @@ def test_document_lists_checks_verdicts_and_copies_outputs(tmp_path: Path) -> No
 
 
 def test_committed_runs_are_kept_where_no_newer_run_exists(tmp_path: Path) -> None:
-    checks = [exact("k", "k formula", "45", 45, 45)]
+    checks = [exact("k", "k formula", "45", 45, 45, kind="arithmetic")]
     paper = _fake_run(tmp_path / "results", "data_anonymizer_2023", "2026-01-01_00-00-00", "paper", checks)
     out = tmp_path / "out"
     build_document(newest_runs(tmp_path / "results", ["data_anonymizer_2023"]), out)

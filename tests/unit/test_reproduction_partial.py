@@ -71,12 +71,14 @@ def test_stopped_persisted_run_is_evaluated_without_touching_it(tmp_path: Path) 
     assert cost["wall_seconds"] == 1800.0 + 1200.0 and cost["wall_from_rows"]  # each sitting to its last row
     verdicts = {c.id: run.verdict(c) for c in run.checks}
     assert verdicts == {
-        "mean-a": "same ordering or trend",  # computed from the completed trials
+        "mean-a": "reproduced",  # computed from the completed trials
         "mean-b": NOT_EVALUATED,  # its trials (sweep second) have not run
         "a-below-b": NOT_EVALUATED,
-        "a-above-five": "differs",  # a value from the completed trials that fails still differs
+        "a-above-five": "not reproduced",  # a value from the completed trials that fails is not reproduced
     }
-    assert run.verdicts() == {"exact": 0, "same ordering or trend": 1, "differs": 1, NOT_EVALUATED: 2}
+    assert run.verdicts() == {
+        "reproduced": 1, "not reproduced": 1, "inconclusive": 0, "not evaluable": 0, NOT_EVALUATED: 2,
+    }  # fmt: skip
 
 
 def test_incomplete_protocol_run_is_listed_first_with_size_cost_and_machine(tmp_path: Path) -> None:
@@ -86,7 +88,7 @@ def test_incomplete_protocol_run_is_listed_first_with_size_cost_and_machine(tmp_
         quick_dir / "reproduction" / CHECKS_FILE,
         {"experiment": "partial", "id": "R-PARTIAL", "title": "partial test reproduction", "profile": "quick",
          "evaluated": "2026-01-02T00:00:00+00:00", "cost": {"trials": 2, "planned": 2, "wall_seconds": 5.0},
-         "checks": [exact("k", "k formula", "45", 45, 45).to_dict()]},
+         "checks": [exact("k", "k formula", "45", 45, 45, kind="arithmetic").to_dict()]},
     )  # fmt: skip
     runs = newest_runs(tmp_path / "results", ["partial"], extra_dirs=(conf,))
     assert sorted(r.profile for r in runs) == ["protocol", "quick"]
@@ -97,7 +99,7 @@ def test_incomplete_protocol_run_is_listed_first_with_size_cost_and_machine(tmp_
     )
     assert (
         "| R-PARTIAL | [`partial`]" in text
-        and "| protocol (**incomplete**) | 4 | 0 | 1 | 1 | 2 | 2 of 4 |" in text
+        and "| protocol (**incomplete**) | 4 | 1 | 1 | 0 | 0 | 2 | – | – | – | 2 of 4 |" in text
     )
     assert "(sweep first 2 of 2, sweep second 0 of 2), 2 sittings" in text
     assert "sweeps not started yet: second (0 of 2)" in text
@@ -107,7 +109,7 @@ def test_incomplete_protocol_run_is_listed_first_with_size_cost_and_machine(tmp_
     assert "- **Machine**: CPU-X, 2 cores, 8 GB, GPU none." in text
     row = next(line for line in text.splitlines() if line.startswith("| b's mean score"))
     assert f"**{NOT_EVALUATED}**" in row and "have not run yet (2 of 4 trials completed)" in row
-    assert "**differs**" not in row
+    assert "**not reproduced**" not in row
     copied = json.loads((out / "partial" / "protocol" / CHECKS_FILE).read_text())
     assert copied["run_dir"].endswith("runs/partial/protocol") and len(copied["checks"]) == 4
     # the copy is what a later report keeps when the run is not found, still marked incomplete
@@ -131,7 +133,8 @@ def test_finished_persisted_run_uses_its_checks_and_a_newer_job_reevaluates(tmp_
     )
     run = current_run(run_dir, extra_dirs=(conf,))
     assert run is not None and run.outputs is not None and run.trials == 3  # stale: evaluated again
-    assert {c.id: run.verdict(c) for c in run.checks}["mean-b"] == "same ordering or trend"
+    # b's one trial: a value, no noise estimate (a single replicate)
+    assert {c.id: run.verdict(c) for c in run.checks}["mean-b"] == "inconclusive"
     assert current_run(tmp_path / "absent") is None
 
 
