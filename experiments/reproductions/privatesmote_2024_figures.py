@@ -1,9 +1,11 @@
 """R-EPS artifacts: Table 2 and Figs 2-6 of ε-PrivateSMOTE (``000_06874021c9588b45.txt``, §4) regenerated.
 
-Split from :mod:`experiments.reproductions.privatesmote_2024` (the checks); every figure reads
-the run's rows only. Fig. 4-6 follow the checks' optimisation paths (the protocol profile's
-blocks are (dataset, QI set) pairs and its paper-budget GAN trials are left out, see
-:mod:`experiments.reproductions.privatesmote_2024_budget`).
+Every figure reads the run's rows only. Figs 4-6 follow the claims' optimisation paths
+(:func:`~experiments.reproductions.privatesmote_2024_common.path_table`: blocks are (dataset,
+QI set) pairs, the protocol profile's paper-budget GAN trials left out, see
+:mod:`experiments.reproductions.privatesmote_2024_budget`); Fig. 5's table gives the baycomp
+posteriors and, as ``share_draw``, the share of blocks within the ROPE that the paper's code
+reports as its "proportion of probability".
 """
 
 from __future__ import annotations
@@ -11,18 +13,27 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from experiments.reproductions.privatesmote_2024 import (
+from experiments.reproductions.privatesmote_2024_budget import budget_table
+from experiments.reproductions.privatesmote_2024_common import (
     EPS,
     FIDELITY,
     PRIVACY,
-    TABLE2,
     TECHNIQUES,
-    _paths,
-    _utility_variant,
-    sign_tests,
+    path_table,
+    utility_variant,
 )
-from experiments.reproductions.privatesmote_2024_budget import budget_table
+from experiments.reproductions.privatesmote_2024_setup import TABLE2
 from harness.reproduction import ReproductionRun
+
+
+def sign_tests(run: ReproductionRun) -> pd.DataFrame:
+    """Fig. 5: Bayes sign test of each technique's privacy-first pick against the oracle, per block."""
+    from experiments.reproductions.privatesmote_2024_ppt import oracle_deltas
+    from harness.report.bayes import bayes_sign_tests
+
+    table = bayes_sign_tests(oracle_deltas(run), by="technique")
+    table["share_draw"] = table["n_draw"] / table["n"]
+    return table
 
 
 def write_artifacts(run: ReproductionRun) -> None:
@@ -42,7 +53,12 @@ def _table2(run: ReproductionRun) -> None:
         trials = run.rows("fit_seconds", generator=generator)
         if trials.empty:
             continue
-        per_variant = trials.groupby(["dataset", "generator_params"], dropna=False).agg(
+        keys = (
+            ["dataset", "qi_set", "generator_params"]
+            if generator in ("eps_private_smote", "kanon_fulldomain")
+            else ["dataset", "generator_params"]
+        )
+        per_variant = trials.groupby(keys, dropna=False).agg(
             fit=("fit_s", "first"), sample=("sample_s", "first"), rss=("peak_rss_mb", "max")
         )
         minutes = float((per_variant["fit"].fillna(0) + per_variant["sample"].fillna(0)).sum()) / 60
@@ -61,7 +77,7 @@ def _table2(run: ReproductionRun) -> None:
 
 
 def _scatter_frame(run: ReproductionRun) -> pd.DataFrame:
-    utility = _utility_variant(run).replace("roc_auc", "pct_diff")
+    utility = utility_variant(run).replace("roc_auc", "pct_diff")
     keys = ["trial_key"]
     link = run.rows(PRIVACY, generator=EPS)[[*keys, "value", "param.epsilon"]].rename(
         columns={"value": "linkability"}
@@ -112,11 +128,10 @@ def _fig3(run: ReproductionRun) -> None:
 def _fig4(run: ReproductionRun) -> None:
     from harness.report.style import figure_style, new_figure
 
-    try:
-        paths = _paths(run)
-    except Exception:
+    paths = path_table(run)
+    if paths.empty:
         return
-    run.write_table("fig4_paths", paths[["path", "dataset", "technique", "label", "privacy", "utility"]],
+    run.write_table("fig4_paths", paths[["path", "dataset", "qi_set", "technique", "label", "privacy", "utility"]],
                     caption="Fig. 4: the privacy-first and performance-first variant per technique and dataset")  # fmt: skip
     with figure_style():
         fig = new_figure(7.5, 3.2)
@@ -146,9 +161,9 @@ def _fig5(run: ReproductionRun) -> None:
 def _fig6(run: ReproductionRun) -> None:
     from harness.report.style import figure_style, new_figure
 
-    try:
-        paths = _paths(run, ("privacy_first",))
-    except Exception:
+    paths = path_table(run)
+    paths = paths[paths["path"] == "privacy_first"]
+    if paths.empty:
         return
     chosen = set(zip(paths["dataset"], paths["generator"], paths["qi_set"], paths["generator_params"]))
     frame = run.results[run.results["metric"].isin(FIDELITY) & (run.results["status"] == "ok")].copy()
