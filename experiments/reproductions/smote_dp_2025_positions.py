@@ -2,11 +2,13 @@
 
 The nine x-axis positions of the paper's Figs 4-7, reconstructed from the text
 (``spec/reproductions.md`` §2.2, Decision), plus PrivBayes ε = 1 and PATE-GAN ε = 0.1; the rows of
-a position (PATE-GAN positions at the run's main training budget, :func:`main_budget`), its mean
-privacy gain over targets, per-target values, standard errors and RF accuracy. Used by
-:mod:`experiments.reproductions.smote_dp_2025` (checks and artifacts). Departure: PATE-GAN's
-training budget is matched, not fixed, because the protocol profile trains it with a reduced
-iteration count and repeats one dataset at a second budget.
+a position (PATE-GAN positions at the run's main training budget, :func:`main_budget`), its
+per-target privacy gains (mean and SD over the attack's games, indexed by the target's row in
+the attacker's population, so two generators attacked on the same targets pair up) and its RF
+accuracy with the test-split size and the accuracy of the same classifier trained on the real
+data. Used by the claim modules of :mod:`experiments.reproductions.smote_dp_2025`. Departure:
+PATE-GAN's training budget is matched, not fixed, because the protocol profile trains it with a
+reduced iteration count and repeats German Credit at a second budget.
 """
 
 from __future__ import annotations
@@ -14,16 +16,19 @@ from __future__ import annotations
 import json
 import math
 from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TypeVar
 
-import numpy as np
 import pandas as pd
 
 from harness.registry import read_config
 from harness.reproduction import ReproductionRun
-from harness.reproduction.checks import fmt
 
+T = TypeVar("T")
 ACCURACY = "random_forest:accuracy"
 COVERAGE = "category_coverage"
+PG = "mia_privacy_gain"
 
 # x-axis positions of Figs 4-7 (spec Decision) and the extra epsilons: label -> (generator, params)
 POSITIONS: dict[str, tuple[str, dict[str, object]]] = {
@@ -39,20 +44,36 @@ POSITIONS: dict[str, tuple[str, dict[str, object]]] = {
     "PrivBayes ε=1": ("privbayes", {"epsilon": 1.0}),
     "PATE-GAN ε=0.1": ("pategan", {"epsilon": 0.1}),
 }
-DP_POSITIONS = ("2 PrivBayes ε=0.1", "3 PrivBayes ε=50", "4 PATE-GAN ε=1", "5 PATE-GAN ε=50",
-                "7 SMOTE-PrivBayes ε=50", "8 SMOTE-PATE-GAN ε=50")  # fmt: skip
+PRIVBAYES_DP = ("2 PrivBayes ε=0.1", "3 PrivBayes ε=50", "7 SMOTE-PrivBayes ε=50")
+PATEGAN_DP = ("4 PATE-GAN ε=1", "5 PATE-GAN ε=50", "8 SMOTE-PATE-GAN ε=50")
 NON_DP_POSITIONS = ("1 BayesianNet", "6 SMOTE", "9 NHS sanitiser")
-PATEGAN_POSITIONS = ("4 PATE-GAN ε=1", "5 PATE-GAN ε=50", "8 SMOTE-PATE-GAN ε=50", "PATE-GAN ε=0.1")
+PATEGAN_POSITIONS = (*PATEGAN_DP, "PATE-GAN ε=0.1")
 FIG_DATASETS = {"texas": "Texas", "german_credit_kaggle": "German Credit", "employee": "Employee"}
-BUDGET_DATASET = "german_credit_kaggle"  # the protocol's second PATE-GAN budget runs here
 QUICK_SCOPE = "quick profile: Texas with PrivBayes, SMOTE and the sanitiser only and a 2-game attack"
+_CACHE: dict[tuple[object, ...], tuple[ReproductionRun, object]] = {}
+
+
+def cached(run: ReproductionRun, key: tuple[object, ...], compute: Callable[[], T]) -> T:
+    """``compute()`` once per run object and ``key`` (the checks read the same selections many times)."""
+    full = (id(run), len(run.results), *key)
+    hit = _CACHE.get(full)
+    if hit is None or hit[0] is not run:
+        if len(_CACHE) > 4096:
+            _CACHE.clear()
+        hit = _CACHE[full] = (run, compute())
+    return hit[1]  # type: ignore[return-value]
+
+
+def short(label: str) -> str:
+    """The label without its position number (``3 PrivBayes ε=50`` → ``PrivBayes ε=50``)."""
+    return label.split(" ", 1)[1] if label[0].isdigit() else label
 
 
 def missing_reason(run: ReproductionRun, what: str) -> str:
-    """Why ``what`` has no rows: the quick profile's scope, else failed or timed-out trials."""
+    """Why ``what`` has no rows: the quick profile's scope, else the protocol's scope or failed trials."""
     if run.quick:
         return f"{QUICK_SCOPE} ({what} runs in the protocol profile)"
-    return f"no rows for {what}: its trials failed or timed out (run statuses {run.statuses()})"
+    return f"no rows for {what} in this run (not in the profile's sweeps, or its trials failed: statuses {run.statuses()})"
 
 
 # ---------------------------------------------------------------------- PATE-GAN budgets
@@ -67,9 +88,21 @@ def pategan_iterations(row: pd.Series) -> float:
     return math.nan
 
 
+def pategan_budgets(run: ReproductionRun) -> list[float]:
+    """The PATE-GAN iteration counts of the run's PATE-GAN and SMOTE-PATE-GAN trials, ascending."""
+    rows = run.rows("fit_seconds", "", generator=["pategan", "smote_dp"]).drop_duplicates("trial_key")
+    return (
+        sorted({v for v in rows.apply(pategan_iterations, axis=1) if math.isfinite(v)}) if len(rows) else []
+    )
+
+
 def main_budget(run: ReproductionRun) -> float:
-    """The PATE-GAN iteration count of most PATE-GAN trials (ties: the smaller); NaN without any."""
-    rows = run.rows("fit_seconds", "", generator=["pategan", "smote_dp"])
+    """The PATE-GAN iteration count of most attacked PATE-GAN trials (ties: the smaller); NaN without any."""
+    return cached(run, ("main_budget",), lambda: _main_budget(run))
+
+
+def _main_budget(run: ReproductionRun) -> float:
+    rows = run.rows(PG, "all", generator=["pategan", "smote_dp"])
     per_trial = rows.drop_duplicates("trial_key")
     counts = Counter(v for v in per_trial.apply(pategan_iterations, axis=1) if math.isfinite(v))
     if not counts:
@@ -77,10 +110,29 @@ def main_budget(run: ReproductionRun) -> float:
     return float(min(counts, key=lambda v: (-counts[v], v)))
 
 
+def gate_key(name: str, budget: float) -> str:
+    """The adequacy-gate key of a PATE-GAN-based generator at ``budget`` iterations (``pategan@n_iter=3``)."""
+    return f"{name}@n_iter={int(budget)}" if math.isfinite(budget) else name
+
+
+def pategan_keys(run: ReproductionRun, *, smote: bool = False) -> tuple[str, ...]:
+    """The gates a claim on the PATE-GAN positions rests on (at the budget the claims read)."""
+    budget = main_budget(run)
+    keys = [gate_key("pategan", budget)] + ([gate_key("smote_pategan", budget)] if smote else [])
+    return tuple(keys)
+
+
 def position_rows(
     run: ReproductionRun, label: str, metric: str, variant: str, dataset: str, budget: float | None = None
 ) -> pd.DataFrame:
     """Rows of a position; PATE-GAN positions at ``budget`` iterations (default :func:`main_budget`)."""
+    return cached(run, ("rows", label, metric, variant, dataset, budget),
+                  lambda: _position_rows(run, label, metric, variant, dataset, budget))  # fmt: skip
+
+
+def _position_rows(
+    run: ReproductionRun, label: str, metric: str, variant: str, dataset: str, budget: float | None
+) -> pd.DataFrame:
     generator, params = POSITIONS[label]
     rows = run.rows(metric, variant, generator=generator, dataset=dataset, params=params)
     if label not in PATEGAN_POSITIONS or rows.empty:
@@ -91,70 +143,104 @@ def position_rows(
     return rows[rows.apply(pategan_iterations, axis=1) == wanted]
 
 
-def mean_of(values: pd.Series) -> float:
-    values = pd.Series(values, dtype=float).dropna()
-    return float(values.mean()) if len(values) else math.nan
+def has_rows(run: ReproductionRun, label: str, dataset: str) -> bool:
+    """Whether the position was attacked on ``dataset`` in this run."""
+    return not position_rows(run, label, PG, "all", dataset).empty
+
+
+# ---------------------------------------------------------------------- privacy gain per target
+def targets(
+    run: ReproductionRun, label: str, dataset: str, group: str = "all", budget: float | None = None
+) -> pd.DataFrame:
+    """Per target of ``group`` (``outliers``, ``random`` or ``all``): PG mean and SD over the games.
+
+    Indexed by the target's row in the attacker's population (the same targets under every
+    generator of a dataset attacked with the same target counts); columns ``pg``, ``sd``,
+    ``games``. Several trials of one position (generator seeds) are averaged per target.
+    """
+    records = []
+    rows = position_rows(run, label, PG, "all", dataset, budget)
+    for text, params in zip(rows["details"], rows["metric_params"]):
+        details = json.loads(text) if isinstance(text, str) and text else {}
+        games = int(json.loads(params or "{}").get("n_iter", 15))
+        for target, entry in (details.get("targets") or {}).items():
+            if group == "all" or entry["group"] == group.rstrip("s"):
+                records.append({"target": str(target), "pg": float(entry["pg_mean"]),
+                                "sd": float(entry["pg_sd"]), "games": games})  # fmt: skip
+    if not records:
+        return pd.DataFrame(columns=["pg", "sd", "games"], dtype=float)
+    frame = pd.DataFrame(records).groupby("target")[["pg", "sd", "games"]].mean()
+    return frame.sort_index()
 
 
 def mean_pg(run: ReproductionRun, label: str, dataset: str, group: str, budget: float | None = None) -> float:
-    """Mean PG of a position over its targets of ``group`` (outliers / random / all) and seeds."""
-    return mean_of(position_rows(run, label, "mia_privacy_gain", group, dataset, budget)["value"])
-
-
-def targets_of(
-    run: ReproductionRun, label: str, dataset: str, budget: float | None = None
-) -> list[dict[str, float]]:
-    out = []
-    for details in position_rows(run, label, "mia_privacy_gain", "all", dataset, budget)["details"]:
-        out.extend(json.loads(details).get("targets", {}).values())
-    return out
+    """Mean PG of a position over its targets of ``group`` (NaN when it was not attacked there)."""
+    frame = targets(run, label, dataset, group, budget)
+    return float(frame["pg"].mean()) if len(frame) else math.nan
 
 
 def per_target_pg(
     run: ReproductionRun, label: str, dataset: str, group: str | None = None, budget: float | None = None
 ) -> list[float]:
-    targets = targets_of(run, label, dataset, budget)
-    return [float(t["pg_mean"]) for t in targets if group is None or t["group"] == group]
+    """The per-target PG means of a position (all targets when ``group`` is None)."""
+    return [float(v) for v in targets(run, label, dataset, group or "all", budget)["pg"]]
 
 
-def pg_se(run: ReproductionRun, label: str, dataset: str, group: str) -> float:
-    """Standard error of a group's mean PG from the per-target SDs over the games."""
-    rows = position_rows(run, label, "mia_privacy_gain", "all", dataset)
-    sds, games = [], []
-    for details in rows["details"]:
-        parsed = json.loads(details)
-        for target in parsed.get("targets", {}).values():
-            if group == "all" or target["group"] == group.rstrip("s"):
-                sds.append(float(target["pg_sd"]))
-        games.append(parsed.get("n_iter") or run_games(run))
-    if not sds:
-        return math.nan
-    return float(math.sqrt(np.mean(np.square(sds)) / max(np.mean(games), 1) / len(sds)))
+# ---------------------------------------------------------------------- accuracy
+@dataclass(frozen=True)
+class Accuracy:
+    """RF accuracy of a release (TSTR) on the test split, and the real data's (TRTR) on the same split."""
+
+    value: float
+    n_test: int
+    real: float
+
+    @property
+    def present(self) -> bool:
+        return math.isfinite(self.value) and self.n_test > 0
 
 
-def run_games(run: ReproductionRun) -> int:
-    """Evaluation games per target of the run's attack (``mia_privacy_gain`` metric parameters)."""
-    rows = run.rows("mia_privacy_gain", "all")
+def accuracy(run: ReproductionRun, label: str, dataset: str, budget: float | None = None) -> Accuracy:
+    """Mean TSTR accuracy of a position, its test-split size and the TRTR accuracy (NaN when absent)."""
+    rows = position_rows(run, label, "ml_efficacy", ACCURACY, dataset, budget)
     if rows.empty:
-        return 0
-    return int(json.loads(rows["metric_params"].iloc[0] or "{}").get("n_iter", 15))
+        return Accuracy(math.nan, 0, math.nan)
+    details = [json.loads(t) if isinstance(t, str) and t else {} for t in rows["details"]]
+    n_test = int(min(int(d.get("n_test") or 0) for d in details))
+    real = [float((d.get("trtr_scores") or {}).get("accuracy", math.nan)) for d in details]
+    return Accuracy(float(rows["value"].astype(float).mean()), n_test, float(pd.Series(real).mean()))
 
 
-def mean_accuracy(run: ReproductionRun, label: str, dataset: str) -> float:
-    return mean_of(position_rows(run, label, "ml_efficacy", ACCURACY, dataset)["value"])
+def mean_of(values: pd.Series) -> float:
+    values = pd.Series(values, dtype=float).dropna()
+    return float(values.mean()) if len(values) else math.nan
 
 
-def nanmax(*values: float) -> float:
-    """The largest finite value (NaN when none): PATE-GAN ε = 0.1 may be absent (infeasible at n = 1,000)."""
-    finite = [v for v in values if math.isfinite(v)]
-    return max(finite) if finite else math.nan
-
-
-def variance(values: list[float]) -> float:
-    return float(np.var(values, ddof=1)) if len(values) > 1 else math.nan
-
-
-def noise_note(run: ReproductionRun, *labels: str, dataset: str = "texas", group: str = "outliers") -> str:
-    parts = [f"{label[2:] if label[0].isdigit() else label} ±{fmt(pg_se(run, label, dataset, group), 2)}"
-             for label in labels]  # fmt: skip
-    return "PG standard errors over games and targets: " + ", ".join(parts)
+__all__ = [
+    "ACCURACY",
+    "COVERAGE",
+    "FIG_DATASETS",
+    "NON_DP_POSITIONS",
+    "PATEGAN_DP",
+    "PATEGAN_POSITIONS",
+    "PG",
+    "POSITIONS",
+    "PRIVBAYES_DP",
+    "QUICK_SCOPE",
+    "Accuracy",
+    "accuracy",
+    "cached",
+    "gate_key",
+    "has_rows",
+    "main_budget",
+    "mean_of",
+    "mean_pg",
+    "missing_reason",
+    "pategan_budgets",
+    "pategan_iterations",
+    "pategan_keys",
+    "per_target_pg",
+    "position_rows",
+    "short",
+    "targets",
+]
