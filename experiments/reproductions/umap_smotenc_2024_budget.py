@@ -1,48 +1,47 @@
-"""R-UMAP: the SDV training budget of a run, and the check that the claims are stable to it.
+"""R-UMAP: the CTGAN/TVAE training budgets of a run, and which rows stand for the paper's.
 
 The paper trains CTGAN and TVAE with SDV's defaults (300 epochs, ``002_…`` §4.3). A profile
-that cannot afford that (the ``protocol`` profile: 2 CPU cores, about three hours) trains them
-for fewer epochs in its main sweeps and adds a ``budget`` sweep: CTGAN and TVAE at the paper's
-300 epochs on one dataset, for the same (seed, fold) runs as the main sweep there. This module
+that cannot afford that (``protocol``: 2 CPU cores) trains them for fewer epochs in its main
+sweeps (the *cut* budget, the ``generator_overrides.<name>.epochs`` override of its plan) and
+adds sweeps at 300 epochs on some datasets (``budget``: CTGAN and TVAE on Loan;
+``budget_tvae*``: TVAE on the other five). Rows of the two budgets are never pooled:
 
-* tells the main rows from the budget rows (:func:`main_results`): a CTGAN/TVAE row belongs to
-  the main tables when its ``epochs`` is the profile's (the ``generator_overrides.<name>.epochs``
-  override of the plan; every row when the plan has none);
-* rebuilds Tables 2-6 on the budget sweep's dataset and runs once per budget
-  (:func:`budget_pairs`) and checks that the claim's ordering is the same under both
-  (:func:`check_budget_stability`): UMAP-SMOTENC's trade-off score above CTGAN's and TVAE's
-  (Tables 2-3) and, per classifier of the Table 4 ordering check, GC < max(CTGAN, TVAE) <
-  UMAP-SMOTENC.
-
-Departure: none from the paper (it has one budget); the check exists because our protocol
-profile departs from the paper's budget.
+* :func:`main_results` — the rows at the profile's budget: Tables 2-6 as the profile ran them
+  (the artifacts, labelled with their budget);
+* :func:`budgets` — the rows the claims read (:class:`Budgets`): per (dataset, run) a
+  generator's 300-epoch rows where they exist; its cut-budget rows elsewhere only when the cut
+  budget passed every budget gate (:mod:`~.umap_smotenc_2024_gates`: F1 and NNDR the same at
+  both budgets within ±0.05 on every dataset where both ran). Otherwise that generator is
+  absent there, and claims about it are judged on the datasets where it ran at 300 epochs.
+  ``full`` also keeps the cut-budget rows: a trade-off claim whose verdict changes when they
+  enter the normalisation rests on them (:mod:`~.umap_smotenc_2024_compare`);
+* :func:`cost_table` — what the missing 300-epoch runs would cost, measured from the
+  committed rows (fit seconds per epoch, sample and metric seconds per trial).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import math
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 
+import numpy as np
 import pandas as pd
 
-from experiments.reproductions.umap_smotenc_2024_paper import GENERATORS
-from harness.reproduction import Check, ReproductionRun, trend
-from harness.reproduction.checks import fmt
-
-if TYPE_CHECKING:
-    from experiments.reproductions.umap_smotenc_2024_tables import Tables
+from harness.reproduction import Gate, ReproductionRun
 
 BUDGET_GENERATORS: tuple[str, ...] = ("sdv_ctgan", "sdv_tvae")
-"""Generators whose training budget (``epochs``) a profile may shrink."""
+"""Generators whose training budget (``epochs``) a profile may cut."""
 PAPER_EPOCHS = 300
 """SDV's default, which the paper keeps (§4.3)."""
-ORDER_CLASSIFIERS: tuple[str, ...] = ("DT", "RF", "XGB", "MLP")
-GC, CTGAN, TVAE, SMOTE, UMAP = GENERATORS.values()
+UNIT: tuple[str, ...] = ("dataset", "split_seed", "fold")
+"""One (dataset, run): the pairing unit of every comparison."""
+BUDGET_GATE = "budget suffices"
 
 
 def plan_epochs(run: ReproductionRun) -> dict[str, int]:
-    """``epochs`` of CTGAN and TVAE set by the profile's overrides (absent: the generator default)."""
+    """``epochs`` of CTGAN and TVAE set by the profile's overrides (absent: SDV's 300)."""
     out: dict[str, int] = {}
     for override in run.plan.overrides:
         key, _, value = override.lstrip("+").partition("=")
@@ -52,22 +51,31 @@ def plan_epochs(run: ReproductionRun) -> dict[str, int]:
     return out
 
 
-def _epochs(run: ReproductionRun) -> pd.Series:
-    """The ``epochs`` generator parameter of every row (NaN where the generator has none)."""
-    params = run.params()
-    if "epochs" not in params:
-        return pd.Series(math.nan, index=run.results.index)
-    return pd.to_numeric(params["epochs"], errors="coerce")
+def cut_epochs(run: ReproductionRun) -> dict[str, int]:
+    """The profile's budgets that are below the paper's (generator -> epochs)."""
+    return {name: e for name, e in plan_epochs(run).items() if e != PAPER_EPOCHS}
 
 
-def _other_budget(run: ReproductionRun) -> pd.Series:
-    """Rows of CTGAN/TVAE trained with another budget than the profile's main one."""
-    main = plan_epochs(run)
-    epochs = _epochs(run)
-    mask = pd.Series(False, index=run.results.index)
-    for name, wanted in main.items():
-        mask |= (run.results["generator"] == name) & (epochs != wanted)
-    return mask
+def row_epochs(results: pd.DataFrame) -> pd.Series:
+    """``epochs`` of every CTGAN/TVAE row (SDV's 300 when unset), NaN for the other generators."""
+    import json
+
+    def parse(text: object) -> float:
+        try:
+            value = json.loads(text).get("epochs") if isinstance(text, str) and text else None
+        except (ValueError, AttributeError):
+            value = None
+        return float(value) if value is not None else float(PAPER_EPOCHS)
+
+    epochs = results["generator_params"].map(parse).astype(float)
+    return epochs.where(results["generator"].isin(BUDGET_GENERATORS), np.nan)
+
+
+def budget_key(generator: str, epochs: float | None) -> str:
+    """``sdv_tvae@epochs=30`` for CTGAN/TVAE, the generator name for the others."""
+    if generator in BUDGET_GENERATORS and epochs is not None and not math.isnan(float(epochs)):
+        return f"{generator}@epochs={int(epochs)}"
+    return generator
 
 
 def with_results(run: ReproductionRun, results: pd.DataFrame) -> ReproductionRun:
@@ -76,125 +84,178 @@ def with_results(run: ReproductionRun, results: pd.DataFrame) -> ReproductionRun
 
 
 def main_results(run: ReproductionRun) -> pd.DataFrame:
-    """The rows of the main tables: every row but CTGAN/TVAE at a budget other than the profile's."""
+    """The rows at the profile's budget: every row but CTGAN/TVAE trained with other epochs."""
     if run.results.empty:
         return run.results
-    other = _other_budget(run)
+    main = plan_epochs(run)
+    epochs = row_epochs(run.results)
+    other = pd.Series(False, index=run.results.index)
+    for name, wanted in main.items():
+        other |= (run.results["generator"] == name) & (epochs != wanted)
     return run.results if not other.any() else run.results[~other]
 
 
-def budget_pairs(run: ReproductionRun) -> dict[int, tuple[ReproductionRun, ReproductionRun]]:
-    """Per alternative budget: (main-budget view, alternative-budget view) of the same runs.
+@dataclass
+class Budgets:
+    """The rows the claims read, one budget per (generator, dataset, run).
 
-    Both views hold the budget sweep's datasets and (seed, fold) runs only; the three other
-    generators' rows are shared, CTGAN and TVAE come from the main or the alternative budget.
+    Attributes
+    ----------
+    rows : DataFrame
+        Adequate rows: every row of GC, SMOTE-NC and UMAP-SMOTENC; CTGAN/TVAE at 300 epochs,
+        and at the cut budget where no 300-epoch row exists and the cut budget passed its gates.
+        Column ``epochs`` as in :func:`row_epochs`.
+    full : DataFrame
+        ``rows`` plus the cut-budget rows that failed their gates (where no 300-epoch row exists).
+    cut : dict
+        Generator -> the profile's cut epochs.
+    cut_ok : dict
+        Generator -> whether its cut budget passed every budget gate (and had one to pass).
+    failed : dict
+        Generator -> the failed budget gates of its cut budget.
+    paper_datasets : dict
+        Generator -> datasets with a 300-epoch run (CTGAN and TVAE).
     """
-    if run.results.empty:
-        return {}
-    other = _other_budget(run)
-    if not other.any():
-        return {}
-    results, epochs = run.results, _epochs(run)
-    out = {}
-    for budget in sorted(int(b) for b in epochs[other].dropna().unique()):
-        alt = results[other & (epochs == budget)]
-        units = alt[["dataset", "split_seed", "fold"]].drop_duplicates()
-        keyed = results.merge(units, on=["dataset", "split_seed", "fold"], how="left", indicator=True)
-        same_units = pd.Series((keyed["_merge"] == "both").to_numpy(), index=results.index)
-        shared = same_units & ~results["generator"].isin(BUDGET_GENERATORS)
-        main = same_units & results["generator"].isin(BUDGET_GENERATORS) & ~other
-        out[budget] = (
-            with_results(run, results[shared | main]),
-            with_results(run, results[shared | (other & (epochs == budget))]),
-        )
+
+    rows: pd.DataFrame
+    full: pd.DataFrame
+    cut: dict[str, int] = field(default_factory=dict)
+    cut_ok: dict[str, bool] = field(default_factory=dict)
+    failed: dict[str, list[Gate]] = field(default_factory=dict)
+    paper_datasets: dict[str, list[str]] = field(default_factory=dict)
+
+    def failed_keys(self, generator: str) -> list[str]:
+        return [g.key for g in self.failed.get(generator, [])]
+
+
+def budgets(run: ReproductionRun, gates: Sequence[Gate]) -> Budgets:
+    """Choose each generator's rows per (dataset, run) (see the module docstring)."""
+    results = run.results.copy()
+    results["epochs"] = row_epochs(results) if len(results) else pd.Series(dtype=float)
+    cut = cut_epochs(run)
+    out = Budgets(rows=results, full=results, cut=cut)
+    if results.empty:
+        return out
+    keep = pd.Series(True, index=results.index)
+    keep_full = pd.Series(True, index=results.index)
+    units = results[list(UNIT)].astype(str).agg("|".join, axis=1)
+    for name in BUDGET_GENERATORS:
+        mine = results["generator"] == name
+        paper = mine & np.isclose(results["epochs"], PAPER_EPOCHS)
+        out.paper_datasets[name] = sorted(set(results.loc[paper, "dataset"].astype(str)))
+        if name not in cut:  # the profile trains it at the paper's budget
+            keep &= ~mine | paper
+            keep_full &= ~mine | paper
+            continue
+        low = mine & np.isclose(results["epochs"], cut[name])
+        prefix = f"{budget_key(name, cut[name])}"
+        own = [
+            g for g in gates if g.gate == BUDGET_GATE and (g.key == prefix or g.key.startswith(prefix + "@"))
+        ]
+        out.failed[name] = [g for g in own if not g.passed]
+        out.cut_ok[name] = bool(own) and all(g.passed for g in own)
+        filled = low & ~units.isin(set(units[paper]))
+        keep &= ~mine | paper | (filled if out.cut_ok[name] else False)
+        keep_full &= ~mine | paper | filled
+    out.rows = results[keep]
+    out.full = results[keep_full]
     return out
 
 
-def _orderings(t: Tables) -> dict[str, object]:
-    """The claim's relations in one set of tables: trade-off means and the Table 4 chain per classifier."""
-    tradeoff = {label: t.summary("tradeoff", label) for label in GENERATORS.values()}
-    out: dict[str, object] = {
-        "tradeoff": tradeoff,
-        "umap_above_gans": bool(tradeoff[UMAP] > tradeoff[CTGAN] and tradeoff[UMAP] > tradeoff[TVAE]),
-    }
-    for clf in ORDER_CLASSIFIERS:
-        f1 = {label: t.cell("utility", clf, label) for label in GENERATORS.values()}
-        gan = max(f1[CTGAN], f1[TVAE])
-        out[clf] = bool(f1[GC] < gan < f1[UMAP])
-    return out
+def fit_model(rows: pd.DataFrame) -> tuple[float, float] | None:
+    """Fit seconds = a + b·epochs from the trials of one generator and dataset at two budgets."""
+    per_trial = rows.drop_duplicates("trial_key")
+    grouped = per_trial.groupby("epochs")["fit_s"].mean()
+    if len(grouped) < 2:
+        return None
+    x, y = grouped.index.to_numpy(float), grouped.to_numpy(float)
+    b = float(np.polyfit(x, y, 1)[0])
+    a = float(y.mean() - b * x.mean())
+    return (max(a, 0.0), b) if b > 0 else None
 
 
-def check_budget_stability(run: ReproductionRun) -> list[Check]:
-    """CTGAN/TVAE at the profile's budget and at another: the claim's ordering is the same.
+def cost_table(run: ReproductionRun, runs: int | None = None) -> pd.DataFrame:
+    """What a 300-epoch CTGAN/TVAE sweep would cost per dataset, from the committed rows.
 
-    No check when the run has a single budget (the quick and paper profiles).
+    Per (generator, dataset): the cut-budget fit seconds per epoch, the projected 300-epoch fit
+    (``a + 300·b`` fitted on the two budgets where both ran, else ``a`` of another dataset of
+    the same generator plus 300 times the per-epoch cost above it, at most 10× the cut fit),
+    sample seconds per trial, metric seconds per trial (the 300-epoch trials' where measured,
+    else the median trial of the dataset), and the trial hours still to run for ``runs`` runs
+    (default: the runs the dataset has at the cut budget). Seconds are the rows' wall-clock
+    fit/sample/metric times on the run's machine (one trial per core).
     """
-    from experiments.reproductions.umap_smotenc_2024_tables import build_tables  # imports this module
-
-    main = plan_epochs(run)
-    out = []
-    for budget, (main_view, alt_view) in budget_pairs(run).items():
-        ours, theirs = _orderings(build_tables(main_view)), _orderings(build_tables(alt_view))
-        keys = ["umap_above_gans", *ORDER_CLASSIFIERS]
-        stable = all(ours[k] == theirs[k] for k in keys)
-        datasets = ", ".join(sorted(alt_view.results["dataset"].unique()))
-        n_runs = alt_view.results[["split_seed", "fold"]].drop_duplicates().shape[0]
-        budgets = "/".join(str(e) for e in sorted(set(main.values())))
-
-        def describe(o: dict[str, object], epochs: str) -> str:
-            trade = o["tradeoff"]
-            assert isinstance(trade, dict)
-            ranked = " > ".join(f"{k} {fmt(v, 3)}" for k, v in sorted(trade.items(), key=lambda kv: -kv[1]))
-            chain = ", ".join(f"{clf} {'holds' if o[clf] else 'broken'}" for clf in ORDER_CLASSIFIERS)
-            return f"{epochs} epochs: trade-off {ranked}; GC < max(CTGAN, TVAE) < UMAP-SMOTENC: {chain}"
-
-        changed = [k for k in keys if ours[k] != theirs[k]]
-        out.append(
-            trend(
-                f"budget-stability-{budget}",
-                f"CTGAN and TVAE trained {budgets} epochs (this profile) vs {budget} epochs on {datasets}: "
-                "UMAP-SMOTENC above both in trade-off score and the Table 4 chain GC < max(CTGAN, TVAE) < "
-                "UMAP-SMOTENC (DT, RF, XGB, MLP) come out the same under both budgets",
-                f"SDV defaults: {PAPER_EPOCHS} epochs (§4.3); one budget only",
-                describe(ours, budgets) + " | " + describe(theirs, str(budget)),
-                stable,
-                value={"main": {k: ours[k] for k in keys}, str(budget): {k: theirs[k] for k in keys}},
-                expected="the same relations under both budgets",
-                reason=(
-                    f"{datasets}, {n_runs} (seed, fold) runs: the shrunk budget is the protocol profile's "
-                    "departure, this sweep tests whether the paper's ordering depends on it"
-                ),
-                if_failed=f"the relations that change with the budget: {', '.join(changed)}",
-                evidence=["tables/budget_stability.md"],
-            )
-        )
-    return out
-
-
-def budget_table(run: ReproductionRun) -> pd.DataFrame:
-    """Per budget and generator: mean trade-off score and mean F1 per classifier on the budget runs."""
-    from experiments.reproductions.umap_smotenc_2024_tables import build_tables
-
-    main = "/".join(str(e) for e in sorted(set(plan_epochs(run).values())))
+    results = run.results.copy()
+    if results.empty:
+        return pd.DataFrame()
+    results["epochs"] = row_epochs(results)
+    metric_s = results.groupby(["trial_key", "metric"])["metric_s"].first().groupby(level=0).sum()
+    cut = cut_epochs(run)
     rows = []
-    for budget, (main_view, alt_view) in budget_pairs(run).items():
-        for epochs, view in ((main, main_view), (str(budget), alt_view)):
-            t = build_tables(view)
-            for label in GENERATORS.values():
-                row: dict[str, object] = {"CTGAN/TVAE epochs": epochs, "generator": label}
-                row["trade-off"] = t.summary("tradeoff", label)
-                row.update({f"F1 {clf}": t.cell("utility", clf, label) for clf in ORDER_CLASSIFIERS})
-                rows.append(row)
+    for name, low in cut.items():
+        mine = results[results["generator"] == name]
+        models = {ds: fit_model(part) for ds, part in mine.groupby("dataset")}
+        overheads = [m[0] for m in models.values() if m is not None]
+        overhead = float(np.median(overheads)) if overheads else 0.0
+        for dataset, part in mine.groupby("dataset"):
+            trials = part.drop_duplicates("trial_key")
+            at_low = trials[np.isclose(trials["epochs"], low)]
+            at_paper = trials[np.isclose(trials["epochs"], PAPER_EPOCHS)]
+            if at_low.empty:
+                continue
+            fit_low = float(at_low["fit_s"].mean())
+            model = models.get(dataset)
+            if model is not None:
+                projected, how = model[0] + PAPER_EPOCHS * model[1], "fitted on both budgets"
+            else:
+                per_epoch = max(fit_low - overhead, 0.0) / low
+                projected = min(overhead + PAPER_EPOCHS * per_epoch, fit_low * PAPER_EPOCHS / low)
+                how = f"{low}-epoch fit minus {overhead:.0f} s set-up, ×{PAPER_EPOCHS // low}"
+            sample = float(at_low["sample_s"].mean())
+            measured = (
+                at_paper
+                if len(at_paper)
+                else results[results["dataset"] == dataset].drop_duplicates("trial_key")
+            )
+            metrics = float(metric_s.reindex(measured["trial_key"]).median())
+            n_runs = (
+                runs if runs is not None else int(at_low[["split_seed", "fold"]].drop_duplicates().shape[0])
+            )
+            done = int(at_paper[["split_seed", "fold"]].drop_duplicates().shape[0])
+            todo = max(n_runs - done, 0)
+            rows.append(
+                {
+                    "generator": name,
+                    "dataset": str(dataset),
+                    f"fit s/epoch ({low} epochs)": fit_low / low,
+                    f"fit s ({PAPER_EPOCHS} epochs)": projected,
+                    "projection": how,
+                    f"measured fit s ({PAPER_EPOCHS} epochs)": float(at_paper["fit_s"].mean())
+                    if len(at_paper)
+                    else math.nan,
+                    "sample s": sample,
+                    "metric s": metrics,
+                    "runs done": done,
+                    "runs to do": todo,
+                    "trial h to do": todo * (projected + sample + metrics) / 3600.0,
+                }
+            )
     return pd.DataFrame(rows)
 
 
 __all__ = [
+    "BUDGET_GATE",
     "BUDGET_GENERATORS",
     "PAPER_EPOCHS",
-    "budget_pairs",
-    "budget_table",
-    "check_budget_stability",
+    "UNIT",
+    "Budgets",
+    "budget_key",
+    "budgets",
+    "cost_table",
+    "cut_epochs",
+    "fit_model",
     "main_results",
     "plan_epochs",
+    "row_epochs",
     "with_results",
 ]

@@ -108,3 +108,12 @@ UNAVAILABLE: Final[dict[str, str]] = {
     "credit-card": "Credit Card (Kaggle mlg-ulb/creditcardfraud, 284,807 rows, 30 numeric features)",
     "cover-type": "Cover Type (UCI Covertype, a 25,000-row stratified sample of 581,012 rows)",
 }
+
+#: Table 5's significant comparisons (Holm p = 3.1e-02) per baseline: the classifiers.
+SIGNIFICANT: Final[dict[str, tuple[str, ...]]] = {
+    label: tuple(clf for clf, (_, significant) in row.items() if significant) for label, row in TABLE5.items()
+}
+PAPER_DATASETS: Final = 8
+"""Datasets behind every published mean and test (§4.1)."""
+HOLM_COMPARISONS: Final[dict[str, int]] = {"table3": 4, "table5": 4, "table6": 5}
+"""Wilcoxon comparisons Holm adjusts over: vs UMAP-SMOTENC (4 baselines), vs the test set (5 generators)."""

@@ -1,6 +1,8 @@
 """R-UMAP aggregation: our Tables 2-6 of the UMAP-SMOTENC paper from the results table.
 
-Every number is a pure function of the run's results (``ReproductionRun.results``); the
+These are the artifacts' Tables 2-6 at the profile's CTGAN/TVAE budget (the claims are judged
+on the paper-budget rows instead, :mod:`~.umap_smotenc_2024_evidence`). Every number is a
+pure function of the run's results (``ReproductionRun.results``); the
 statistics are the harness's own (``harness.report``): the trade-off score U6
 (:func:`~harness.report.tradeoff.tradeoff_scores`), Friedman S2 and Wilcoxon–Holm S3
 (:mod:`harness.report.ranking`). What this module adds is the paper's aggregation:
@@ -115,7 +117,9 @@ def tables(run: ReproductionRun) -> Tables:
     """All our tables of ``run`` (computed once per results table).
 
     CTGAN and TVAE rows trained with another budget than the profile's (the ``protocol``
-    profile's ``budget`` sweep) are left out (:func:`~.umap_smotenc_2024_budget.main_results`).
+    profile's ``budget`` and ``budget_tvae*`` sweeps at 300 epochs) are left out
+    (:func:`~.umap_smotenc_2024_budget.main_results`): these are the profile's tables, as run.
+    The claims read other rows (:mod:`~.umap_smotenc_2024_evidence`).
     """
     hit = _MEMO.get(id(run))
     if hit is not None and hit[0] is run.results:
