@@ -11,12 +11,15 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 import pandas as pd
 
 from experiments.reproductions import raab_2024_paper as paper
-from harness.reproduction import ReproductionRun
+from harness.reproduction import Check, ReproductionRun
+from harness.reproduction import uncertainty as unc
 
 ADULT = "adult_uci"
 SD2011 = "sd2011_raab"
@@ -107,6 +110,60 @@ def values_of(frame: pd.DataFrame, column: str, **where: Any) -> list[float]:
     return [float(v) for v in pd.to_numeric(selected[column], errors="coerce")] if column in frame else []
 
 
+def series(frame: pd.DataFrame, column: str, **where: Any) -> pd.Series:
+    """``column`` of the rows matching ``where`` as a float Series indexed by ``gen_seed``.
+
+    The syntheses (generator seeds) are the replicates of an R-RAAB run: the Series is what
+    the uncertainty helpers resample, paired by seed where two Series share their seeds.
+    """
+    if column not in frame or any(key not in frame for key in where):
+        return pd.Series(dtype=float)
+    mask = pd.Series(True, index=frame.index)
+    for key, value in where.items():
+        mask &= frame[key] == value
+    selected = frame.loc[mask]
+    values = pd.to_numeric(selected[column], errors="coerce").astype(float)
+    out = pd.Series(values.to_numpy(), index=selected["gen_seed"].astype(int).to_numpy(), dtype=float)
+    return out.groupby(level=0).mean().dropna().sort_index()
+
+
+def seed_record(samples: Mapping[str, pd.Series], what: str) -> dict[str, Any]:
+    """Uncertainty record: a bootstrap interval of the mean over the syntheses for each labelled Series.
+
+    ``samples`` maps an interval's name (a target, a difference) to its per-seed values; the
+    record has no intervals (the verdict rule then calls the claim inconclusive) when any of
+    them has fewer than two syntheses.
+    """
+    entries = [unc.bootstrap_mean(values, name) for name, values in samples.items()]
+    sizes = sorted({len(values.dropna()) for values in samples.values()})
+    method = (
+        f"bootstrap interval (95 %) of the mean over the syntheses (generator seeds, "
+        f"n = {', '.join(map(str, sizes)) or '0'}) of {what}"
+    )
+    record = unc.record(method, [e for e in entries if e is not None], n=min(sizes) if sizes else 0)
+    if not entries or any(e is None for e in entries):
+        record["intervals"] = []
+        record["note"] = "fewer than two syntheses: no noise estimate"
+    return record
+
+
+def honest_order(check: Check, digits: int = 2) -> Check:
+    """``check`` (from :func:`~harness.reproduction.ordered`) with the true sign between adjacent values.
+
+    ``ordered`` joins the values with the claimed ``<`` whatever their order; this shows ``>`` or
+    ``=`` where that is what the numbers are, so the observed text never states a false inequality.
+    """
+    values = check.value if isinstance(check.value, Mapping) else {}
+    items = [(str(k), v) for k, v in values.items()]
+    if len(items) < 2 or any(v is None or not math.isfinite(float(v)) for _, v in items):
+        return check
+    text = f"{items[0][0]} {float(items[0][1]):.{digits}f}"
+    for (_, a), (label, b) in zip(items, items[1:]):
+        sign = " < " if float(a) < float(b) else " > " if float(a) > float(b) else " = "
+        text += f"{sign}{label} {float(b):.{digits}f}"
+    return replace(check, observed=text)
+
+
 def seeds(frame: pd.DataFrame, **where: Any) -> list[int]:
     """Generator seeds of the rows matching ``where``."""
     mask = pd.Series(True, index=frame.index)
@@ -137,6 +194,7 @@ def table3_values(frame: pd.DataFrame) -> dict[str, dict[str, float]]:
 __all__ = [
     "ADULT",
     "CART",
+    "honest_order",
     "CONTROL_METRIC",
     "IDENTITY",
     "IDENTITY_MEASURES",
@@ -144,7 +202,9 @@ __all__ = [
     "SD2011",
     "mean_of",
     "measures",
+    "seed_record",
     "seeds",
+    "series",
     "table3_values",
     "values_of",
 ]
