@@ -18,7 +18,7 @@ import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
-from experiments.reproductions.trindade_2024 import (
+from experiments.reproductions.trindade_2024_claims import (
     MODELS,
     PAPER_OUTLIERS,
     PAPER_TABLE4,
@@ -40,7 +40,7 @@ def write_artifacts(run: ReproductionRun, frame: pd.DataFrame) -> None:
     """Write every table and figure of this module for the variants ``frame`` (``trindade_2024.variants``)."""
     label = " (quick profile)" if run.quick else ""
     run.write_table(
-        "variants", frame.sort_values(["generator", "epochs", "batch_size", "embedding_dim", "epsilon"]),
+        "variants", frame.sort_values(["generator", "epochs", "batch_size", "embedding_dim", "epsilon", "gen_seed"]),
         caption=f"Every synthetic variant: grid parameters, outlier linkage and SDMetrics measures{label}",
     )  # fmt: skip
     run.write_table(

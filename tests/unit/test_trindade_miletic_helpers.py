@@ -8,7 +8,12 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from experiments.reproductions import miletic_2024, trindade_2024
+from experiments.reproductions import (
+    miletic_2024,
+    miletic_2024_paper,
+    miletic_2024_table,
+    trindade_2024_claims,
+)
 from experiments.reproductions import trindade_2024_data as data
 from harness.reproduction import ReproductionPlan, ReproductionRun
 from harness.spec import ColumnSpec, DatasetSpec
@@ -71,48 +76,99 @@ def test_find_record_matches_every_column() -> None:
     assert data.find_record(frame, {"person_age": 54, "person_home_ownership": "RENT"}).tolist() == [0, 1]
 
 
-def test_trindade_variants_pivot_and_demo_fallback() -> None:
+def _trindade_rows(values: dict[tuple[int, int], float], generator: str = "sdv_tvae") -> pd.DataFrame:
+    """Rows of one SDV model: (epochs, seed) -> unique matches (and a constant similarity)."""
     rows = []
-    for epochs, unique in ((1, 0.0), (2, 3.0)):
-        params = f'{{"epochs": {epochs}, "batch_size": 50, "embedding_dim": 12}}'
+    for (epochs, seed), unique in values.items():
+        params = f'{{"epochs": {epochs}, "batch_size": 100, "embedding_dim": 12}}'
         for metric, variant, value in (
             ("outlier_linkage", "n_unique_matches", unique),
             ("outlier_linkage", "n_outliers", 10.0),
             ("statistic_similarity", "", 0.9),
         ):
             rows.append(
-                {"generator": "sdv_tvae", "generator_params": params, "metric": metric, "variant": variant,
-                 "value": value, "status": "ok"}
+                {"generator": generator, "generator_params": params, "metric": metric, "variant": variant,
+                 "value": value, "status": "ok", "gen_seed": seed}
             )  # fmt: skip
-    run = _run("quick", pd.DataFrame(rows))
-    frame = trindade_2024.variants(run)
-    assert frame["unique_matches"].tolist() == [0.0, 3.0] and frame["epochs"].tolist() == [1, 2]
-    check = trindade_2024.check_unique_matches_vs_epochs(run)[0]
-    assert check.id == "unique-matches-epochs-sdv_tvae" and check.passed
-    row, label = trindade_2024._demo(frame)
-    assert row is not None and int(row["epochs"]) == 1 and "in place of" in label
+    return pd.DataFrame(rows)
+
+
+def test_trindade_checks_read_the_protocol_sweeps() -> None:
+    # the protocol profile: TVAE at 150/300/500 and CTGAN at 150/300 epochs, 3 seeds each
+    tvae = {(e, s): float(e // 50 + s) for e in (150, 300, 500) for s in range(3)}
+    ctgan = {(e, s): float(e // 100 + s) for e in (150, 300) for s in range(3)}
+    rows = pd.concat([_trindade_rows(tvae), _trindade_rows(ctgan, "sdv_ctgan")], ignore_index=True)
+    run = _run("protocol", rows)
+    frame = trindade_2024_claims.variants(run)
+    assert len(frame) == 15 and sorted(frame["gen_seed"].unique()) == [0, 1, 2]
+    checks = {c.id: c for c in trindade_2024_claims.check_epochs(run)}
+    for check_id in (
+        "unique-matches-epochs-sdv_tvae",
+        "unique-matches-epochs-sdv_ctgan",
+        "unique-matches-epochs",
+    ):
+        assert checks[check_id].kind == "claim" and checks[check_id].verdict == "reproduced", check_id
+    assert (checks["unique-matches-epochs"].uncertainty or {})["n"] == 6  # model x seed blocks
+    assert checks["unique-matches-epochs-sdv_copulagan"].verdict == "not evaluable"  # not in this run
+    gates = {(g.key, g.gate): g for g in trindade_2024_claims.gate_sdv_budget(run)}
+    assert gates[("sdv_tvae", "trained at the paper's budgets")].passed
+
+
+def test_trindade_epoch_trends_need_three_blocks() -> None:
+    rising = {(150, 0): 1.0, (500, 0): 5.0, (150, 1): 2.0, (500, 1): 6.0}
+    check = {c.id: c for c in trindade_2024_claims.check_epochs(_run("protocol", _trindade_rows(rising)))}
+    assert (
+        check["unique-matches-epochs-sdv_tvae"].passed
+        and check["unique-matches-epochs-sdv_tvae"].verdict == "inconclusive"
+    )
+    mixed = {**rising, (150, 2): 0.0, (500, 2): -3.0}  # one seed against the others: within noise
+    check = {c.id: c for c in trindade_2024_claims.check_epochs(_run("protocol", _trindade_rows(mixed)))}
+    assert check["unique-matches-epochs-sdv_tvae"].verdict == "inconclusive"
+    quick = trindade_2024_claims.gate_sdv_budget(_run("quick", _trindade_rows({(1, 0): 0.0, (2, 0): 1.0})))
+    assert not quick[0].passed and "[1, 2]" in quick[0].detail
 
 
 def test_miletic_summary_mean_and_sd() -> None:
     frame = pd.DataFrame({"epochs": [1, 1, 2], "gen_seed": [0, 1, 0], "sni": [0.1, 0.3, 0.5]})
-    out = miletic_2024.summary(frame, "sni")
+    out = miletic_2024_table.summary(frame, "sni")
     assert out[1] == pytest.approx((0.2, math.sqrt(0.02), 2))  # sd of (0.1, 0.3), ddof 1
     assert out[2] == (0.5, 0.0, 1)
 
 
-@pytest.mark.parametrize(
-    ("key", "found", "expected_pass", "level_ok"),
-    [
-        # Table 2 falls with the epochs: over epochs 1 and 2 the same direction is checked
-        ("wasserstein", {1: (3.0, 0.0, 1), 2: (2.5, 0.0, 1)}, True, True),
-        ("wasserstein", {1: (2.5, 0.0, 1), 2: (3.0, 0.0, 1)}, False, True),
-        # Table 4's AD ordering (1,000 < 300 < 10,000) is not monotone: not checkable on epochs 1, 2
-        ("eps_identifiability", {1: (0.1, 0.0, 1), 2: (0.2, 0.0, 1)}, False, False),
-        # on the paper's epochs the printed ordering itself
-        ("eps_identifiability", {300: (0.24, 0, 1), 1000: (0.20, 0, 1), 10000: (0.28, 0, 1)}, True, True),
-    ],
-)
-def test_miletic_paper_order(key: str, found: dict, expected_pass: bool, level_ok: bool) -> None:
-    check = miletic_2024._paper_order(_run("quick"), "id", "claim", "Table", key, found)
-    assert check.passed is expected_pass
-    assert bool(check.observed) is level_ok  # unavailable checks have no observed value
+def _miletic_rows(values: dict[tuple[int, int], dict[tuple[str, str], float]]) -> pd.DataFrame:
+    rows = []
+    for (epochs, seed), measures in values.items():
+        for (metric, variant), value in measures.items():
+            rows.append(
+                {"generator": "sdv_ctgan", "generator_params": f'{{"epochs": {epochs}}}', "metric": metric,
+                 "variant": variant, "value": value, "baseline": 0.856, "status": "ok", "gen_seed": seed}
+            )  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def test_miletic_orders_read_the_protocol_sweep() -> None:
+    # the protocol profile runs 300 and 1,000 epochs: AD's ε-identifiability falls (.244 -> .204) there
+    values = {}
+    for seed, (low, high) in enumerate(((0.25, 0.20), (0.24, 0.21), (0.26, 0.19))):
+        values[(300, seed)] = {("eps_identifiability", ""): low, ("sni", "sni"): 0.11}
+        values[(1000, seed)] = {("eps_identifiability", ""): high, ("sni", "sni"): 0.10}
+    run = _run("protocol", _miletic_rows(values))
+    orders = {c.id: c for c in miletic_2024.check_orders(run)}
+    eps = orders["eps-identifiability-order"]
+    assert eps.kind == "claim" and eps.verdict == "reproduced" and "300 → 1,000" in eps.observed
+    assert orders["wasserstein-order"].verdict == "not evaluable"  # no Wasserstein row in this run
+    risk = {c.id: c for c in miletic_2024.check_risk(run)}
+    assert (
+        risk["sni-below-eps"].verdict == "reproduced"
+        and len((risk["sni-below-eps"].uncertainty or {})["intervals"]) == 2
+    )
+    assert risk["eps-identifiability-10000"].verdict == "not evaluable"  # not in the protocol's sweep
+
+
+def test_miletic_text_trends_against_the_ad_column() -> None:
+    checks = {c.id: c for c in miletic_2024_paper.check_text_vs_table(_run("protocol"))}
+    assert all(c.kind == "arithmetic" for c in checks.values())
+    assert checks["text-eps-id-rises"].verdict == "fails"  # .244 / .204 / .283
+    assert checks["text-a3-falls"].verdict == "fails"  # 1.191 / 1.021 / 1.740
+    assert checks["text-wasserstein-falls"].verdict == "passes"
+    assert checks["text-tstr-rises"].verdict == "passes"
