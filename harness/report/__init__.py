@@ -11,10 +11,20 @@ of the results table touches generator or metric objects). One module per concep
 ``ranking``     Friedman, Nemenyi CD, Wilcoxon–Holm on block matrices
 ``bayes``       win/draw/lose with a ROPE, Bayesian sign and signed-rank tests
 ``optimisation`` optimisation paths and the oracle
-``tradeoff``    the privacy–utility trade-off score (U6)
-``comparisons`` the comparison tables of the report (ranks, control, baseline, oracle, paths, trade-off)
+``defaults``    the only place naming concrete generators, metrics and scores (references, preferences)
+``references``  reference generators marked and left out of comparisons; privacy clipped at the floor
+``power``       the headline privacy axis: which output separates the raw data from new individuals
+``tradeoff``    the paper trade-off score U6 (min–max over the compared methods; reproductions)
+``score``       the report's trade-off score on a fixed scale per table
+``comparisons`` the comparison tables of the report (ranks, control, baseline, oracle, paths)
 ``control``     the Wilcoxon–Holm table against a control (comparisons too few blocks to test left out)
 ``comparison_base`` what the comparison tables share (result type, skip signal, block matrices)
+``comparison_section`` the "Comparisons" section and its figures (methods only, floored privacy)
+``support``     paired tests of the verdict and the blocks that would settle a difference
+``verdict``     the verdict at the top: Pareto-optimal methods, their support, what would settle it
+``sections``    overview, results by family, calibration, headline axis, failures, cost sections
+``provenance``  title, QI set and target, the configuration file
+``tables_io``   writing a table's Markdown, CSV and LaTeX files
 ``formatting``  numbers → display text, best cells in bold
 ``render``      Markdown, LaTeX booktabs, HTML and CSV writers
 ``style``       the figure style

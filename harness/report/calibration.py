@@ -2,7 +2,7 @@
 
 Every privacy row of a trial carries the metric's value, on the same data, split and QI set,
 for the raw training data and for new individuals (:mod:`harness.calibration`). The report
-uses them twice:
+uses them three times:
 
 * :func:`with_reference_rows` adds two rows per dataset to the privacy summary table —
   "raw data (reference)" and "new individuals (reference)" — so each column shows the
@@ -12,7 +12,10 @@ uses them twice:
   where risk is the value oriented so that larger is riskier. L = 0: the release is rated
   like new individuals (no leakage seen); L = 1: like releasing the raw data. Values below 0
   (rated safer than new individuals, e.g. a scrambled table far from every real record) are
-  shown as 0; values above 1 are kept.
+  shown as 0; values above 1 are kept;
+* :func:`distortion_table` and :func:`mark_distortion` report what the leakage index clips: a
+  release beyond new individuals (L < 0) is distorted, not more private
+  (:mod:`harness.report.references`, "the floor"), and its privacy cells are marked ‡.
 
 It also marks outputs that cannot order the known-leakage ladder (``details.ladder_exempt``,
 :mod:`harness.ladder`).
@@ -22,13 +25,15 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Callable
 
 import numpy as np
 import pandas as pd
 
-from harness.ladder import RUNGS, risk_of
+from harness.ladder import RUNGS
 from harness.report.formatting import MISSING, format_number
 from harness.report.prepare import ordered_rows
+from harness.report.references import DISTORTION_MIN, leakage_index
 from harness.report.render import DisplayTable
 from harness.report.tables import STATS, TRIALS
 
@@ -37,7 +42,6 @@ REFERENCE_LABELS: dict[str, str] = {
     "calib_none": "new individuals (reference)",
 }
 REFERENCE_GENERATOR = "(reference)"
-MIN_SPAN = 1e-12
 
 
 def _privacy_rows(frame: pd.DataFrame) -> pd.DataFrame:
@@ -131,22 +135,33 @@ def leakage_table(frame: pd.DataFrame) -> pd.DataFrame:
     -------
     DataFrame
         Index: ``dataset[, qi_set], column`` (the privacy output); columns: generator variant
-        labels in report order; cells: mean over blocks of L (NaN where the references do not
-        separate, |raw − none| ≈ 0, or the output has no direction).
+        labels in report order; cells: mean over blocks of L clipped below at 0 (NaN where the
+        references do not separate — raw data not riskier than new individuals — or the output
+        has no direction).
     """
+    return _leakage_pivot(frame, lambda index: np.maximum(index, 0.0))
+
+
+def distortion_table(frame: pd.DataFrame) -> pd.DataFrame:
+    """How far beyond new individuals each release lies, in spans of the references (max(0, −L)).
+
+    A release farther from the training rows than new individuals are (L < 0) is distorted, not
+    more private: this is the part of its value the leakage index clips. Same shape as
+    :func:`leakage_table`; only outputs where some variant's mean exceeds
+    :data:`harness.report.references.DISTORTION_MIN` are kept.
+    """
+    table = _leakage_pivot(frame, lambda index: np.maximum(-index, 0.0))
+    if table.empty:
+        return table
+    return table[(table.fillna(0.0) > DISTORTION_MIN).any(axis=1)]
+
+
+def _leakage_pivot(frame: pd.DataFrame, transform: Callable[[np.ndarray], np.ndarray]) -> pd.DataFrame:
     rows = _privacy_rows(frame)
     rows = rows[rows["goal"].isin(["minimise", "maximise", "target"])]  # diagnostics have no leakage index
     if rows.empty:
         return pd.DataFrame()
-    target = rows["target_value"].astype(float)
-    risk = [risk_of(v, g, t) for v, g, t in zip(rows["value"], rows["goal"], target)]
-    raw = [risk_of(v, g, t) for v, g, t in zip(rows["calib_raw"], rows["goal"], target)]
-    none = [risk_of(v, g, t) for v, g, t in zip(rows["calib_none"], rows["goal"], target)]
-    span = np.asarray(raw, dtype=float) - np.asarray(none, dtype=float)
-    index = (np.asarray(risk, dtype=float) - np.asarray(none, dtype=float)) / np.where(
-        np.abs(span) > MIN_SPAN, span, np.nan
-    )
-    rows = rows.assign(leakage=np.maximum(index, 0.0))
+    rows = rows.assign(leakage=transform(leakage_index(rows)))
     keys = [k for k in ("experiment", "dataset", "qi_set") if k == "dataset" or frame[k].nunique() > 1]
     table = rows.pivot_table(
         index=[*keys, "column"], columns="label", values="leakage", aggfunc="mean", sort=False, dropna=False
@@ -224,6 +239,46 @@ def mark_exempt(display: DisplayTable, exempt: dict[str, str]) -> DisplayTable:
     return DisplayTable(text=text, bold=bold, numeric=numeric, group_by=display.group_by)
 
 
+def mark_distortion(display: DisplayTable, summary: pd.DataFrame, frame: pd.DataFrame) -> DisplayTable:
+    """Append ‡ to the privacy cells of releases beyond new individuals (never bold: distortion, not privacy).
+
+    Parameters
+    ----------
+    display : DisplayTable
+        :func:`harness.report.formatting.summary_display` of ``summary``.
+    summary : DataFrame
+        The privacy summary (with or without the reference rows).
+    frame : DataFrame
+        The prepared results.
+    """
+    table = distortion_table(frame)
+    if table.empty or display.bold is None:
+        return display
+    text, bold = display.text.copy(), display.bold.copy()
+    headers = {str(h).split(" ", 1)[0]: h for h in text.columns}
+    keys = list(summary.index.names)
+    for i, index in enumerate(summary.index):
+        values = dict(zip(keys, index if isinstance(index, tuple) else (index,)))
+        group = tuple(values[k] for k in table.index.names[:-1])
+        for column in table.index.get_level_values(-1).unique():
+            cell = (
+                table.at[(*group, column), values["label"]]
+                if ((*group, column) in table.index and values["label"] in table.columns)
+                else np.nan
+            )
+            if column in headers and np.isfinite(cell) and cell > DISTORTION_MIN:
+                text.iat[i, text.columns.get_loc(headers[column])] += " ‡"
+                bold.iat[i, bold.columns.get_loc(headers[column])] = False
+    return DisplayTable(text=text, bold=bold, numeric=display.numeric, group_by=display.group_by)
+
+
+DISTORTION_NOTE = (
+    "‡ beyond new individuals: the release lies farther from the training rows than new people do (the "
+    "'Distortion beyond new individuals' table says by how much). That is distortion, not privacy: the "
+    "comparisons count it as the new-individuals value (leakage index 0) and it is never marked best."
+)
+
+
 def exempt_note(exempt: dict[str, str]) -> str:
     """† with the documented reason, once per reason (the outputs sharing it listed together)."""
     by_reason: dict[str, list[str]] = {}
@@ -240,12 +295,15 @@ __all__ = [
     "REFERENCE_GENERATOR",
     "REFERENCE_LABELS",
     "STATS",
+    "distortion_table",
     "has_calibration",
     "exempt_note",
     "ladder_display",
     "ladder_exemptions",
     "leakage_display",
     "leakage_table",
+    "mark_distortion",
+    "DISTORTION_NOTE",
     "mark_exempt",
     "with_reference_rows",
 ]

@@ -6,13 +6,15 @@ resolved :class:`~harness.report.settings.ReportSettings` and returns a
 and a note — or raises :class:`TableSkipped` with a one-line reason when the run lacks what
 the table needs (one generator variant, no utility metric, fewer than three treatments for
 Friedman...). The statistics themselves live in :mod:`~harness.report.ranking`,
-:mod:`~harness.report.bayes`, :mod:`~harness.report.optimisation` and
-:mod:`~harness.report.tradeoff`; the Wilcoxon–Holm table against a control in
+:mod:`~harness.report.bayes` and :mod:`~harness.report.optimisation`; the trade-off score in
+:mod:`~harness.report.score`; the Wilcoxon–Holm table against a control in
 :mod:`~harness.report.control`, the shared types in :mod:`~harness.report.comparison_base`
 (both re-exported here).
 
 Treatments are generator variants (the report's labels); blocks are the settings' block
-columns, within which a treatment's runs (e.g. generation seeds) are averaged.
+columns, within which a treatment's runs (e.g. generation seeds) are averaged. The report
+passes these builders the frame of the compared methods (:func:`harness.report.references.compared`:
+references left out, privacy clipped at the floor of new individuals).
 """
 
 from __future__ import annotations
@@ -38,22 +40,23 @@ from harness.report.formatting import MISSING, column_decimals, format_mean_std,
 from harness.report.goals import direction_text
 from harness.report.optimisation import optimisation_paths, oracle_deltas
 from harness.report.prepare import column_info
-from harness.report.ranking import friedman, select_metric
+from harness.report.ranking import FriedmanResult, friedman, rank_matrix, select_metric
 from harness.report.render import DisplayTable
-from harness.report.settings import REAL_BASELINE, ReportSettings, default_tradeoff_utility, split_column
-from harness.report.tradeoff import PRIVACY_VARIANTS, tradeoff_scores, tradeoff_summary
+from harness.report.settings import REAL_BASELINE, ReportSettings, split_column
 
 __all__ = [
     "ComparisonTable",
     "TableSkipped",
+    "check_attainable",
     "choose_control",
     "column_scores",
     "control_table",
+    "friedman_min_p",
+    "friedman_p",
     "paths_table",
     "rank_table",
     "sign_test_table",
     "stringify_blocks",
-    "tradeoff_table",
     "win_draw_lose_table",
 ]
 
@@ -79,9 +82,11 @@ def rank_table(frame: pd.DataFrame, settings: ReportSettings) -> ComparisonTable
         try:
             scores, goal, target = column_scores(frame, column, blocks)
             result = friedman(scores, goal, target, alpha=settings.alpha)
+            check_attainable(result.n_blocks, len(result.ranks), settings.alpha)
         except (TableSkipped, ConfigError) as exc:
             left_out.append(f"{column} ({exc})")
             continue
+        p_value, method = friedman_p(scores, goal, target, result, settings.seed)
         for row in result.ranks.itertuples(index=False):
             records.append(
                 {
@@ -93,7 +98,8 @@ def rank_table(frame: pd.DataFrame, settings: ReportSettings) -> ComparisonTable
                     "sd_rank": row.sd_rank,
                     "n_blocks": result.n_blocks,
                     "statistic": result.statistic,
-                    "p_value": result.pvalue,
+                    "p_value": p_value,
+                    "p_method": method,
                     "dropped_blocks": len(result.dropped_blocks),
                 }
             )
@@ -132,12 +138,59 @@ def rank_table(frame: pd.DataFrame, settings: ReportSettings) -> ComparisonTable
     bold.columns = ["generator", *headers]
     note = (
         f"Rank 1 = best within a block (blocks: {', '.join(blocks)}; a variant's runs in a block are averaged; "
-        f"ties share the average rank). Friedman test at α = {settings.alpha:g}."
+        f"ties share the average rank). Friedman test at α = {settings.alpha:g}"
     )
+    if (numbers["p_method"] == "permutation").any():
+        note += (
+            f"; with fewer than {PERMUTATION_BELOW} blocks its p is a permutation p ({PERMUTATIONS:,} within-block "
+            f"permutations, seed {settings.seed}): the χ² approximation needs more blocks"
+        )
+    note += ". References are never ranked."
     if left_out:
         note += " Not ranked: " + "; ".join(left_out) + "."
     display = DisplayTable(text=text, bold=bold, numeric=frozenset(headers))
     return ComparisonTable("ranks", "Mean rank ± sd and Friedman test", numbers, display, note)
+
+
+PERMUTATION_BELOW = 10
+"""Below this many blocks the Friedman p is a permutation p (the χ² approximation needs more; Demšar 2006)."""
+PERMUTATIONS = 20_000
+
+
+def friedman_p(
+    scores: pd.DataFrame, goal: str, target: float | None, result: FriedmanResult, seed: int = 0
+) -> tuple[float, str]:
+    """The Friedman p the report uses and how it was computed (``"χ²"`` or ``"permutation"``).
+
+    With fewer than :data:`PERMUTATION_BELOW` complete blocks the statistic's null distribution
+    is drawn by permuting the treatments within each block (:data:`PERMUTATIONS` draws, seeded):
+    the p is (1 + draws at least as extreme) / (1 + draws). Otherwise scipy's χ² p.
+    """
+    if result.n_blocks >= PERMUTATION_BELOW or not np.isfinite(result.pvalue):
+        return float(result.pvalue), "χ²"
+    complete = scores.dropna()
+    ranks = rank_matrix(complete, goal, target).to_numpy(dtype=float)
+    observed = float(np.sum(ranks.sum(axis=0) ** 2))
+    rng = np.random.default_rng(seed)
+    draws = rng.permuted(np.broadcast_to(ranks, (PERMUTATIONS, *ranks.shape)), axis=2)
+    null = np.sum(draws.sum(axis=1) ** 2, axis=1)
+    extreme = int(np.sum(null >= observed - 1e-9))
+    return (1 + extreme) / (1 + PERMUTATIONS), "permutation"
+
+
+def friedman_min_p(n_blocks: int, k: int) -> float:
+    """The smallest exact p of the Friedman test: every block ranks the k treatments alike, (k!)^(1 − N)."""
+    return float(math.exp((1 - n_blocks) * math.lgamma(k + 1)))
+
+
+def check_attainable(n_blocks: int, k: int, alpha: float) -> None:
+    """Raise :class:`TableSkipped` when no outcome of the blocks could make the Friedman test significant."""
+    smallest = friedman_min_p(n_blocks, k)
+    if smallest >= alpha:
+        raise TableSkipped(
+            f"{n_blocks} blocks of {k} variants: the smallest attainable exact p is (k!)^(1 − N) = {smallest:.3g}, "
+            f"not below α = {alpha:g}"
+        )
 
 
 def win_draw_lose_table(frame: pd.DataFrame, settings: ReportSettings) -> ComparisonTable:
@@ -296,68 +349,6 @@ def sign_test_table(frame: pd.DataFrame, settings: ReportSettings) -> Comparison
     )
     display = DisplayTable(text=text, numeric=frozenset(text.columns) - {"generator"})
     return ComparisonTable("bayes_sign_test", "Bayesian sign test vs the oracle", numbers, display, note)
-
-
-def tradeoff_table(frame: pd.DataFrame, settings: ReportSettings) -> ComparisonTable:
-    """Privacy–utility trade-off score (U6) per dataset and generator variant: mean ± sd and mean rank.
-
-    Raises
-    ------
-    TableSkipped
-        Without ``dcr_nndr`` distance rows or a maximised utility column.
-    """
-    utility = settings.tradeoff_utility or default_tradeoff_utility(frame, settings.utility)
-    if utility is None:
-        raise TableSkipped("the results hold no utility metric")
-    present = set(frame.loc[frame["metric"] == "dcr_nndr", "variant"])
-    missing = [v for v in PRIVACY_VARIANTS if v not in present]
-    if missing:
-        raise TableSkipped(f"dcr_nndr rows {', '.join(missing)} are not in the results")
-    metric, variant = split_column(utility)
-    try:
-        scores = tradeoff_scores(frame, utility_metric=metric, utility_variant=variant)
-    except ConfigError as exc:
-        raise TableSkipped(str(exc)) from None
-    if scores.empty:
-        raise TableSkipped("no evaluation unit has both the utility and the three distance scores")
-    numbers = tradeoff_summary(scores, by=("dataset",))
-    dec = column_decimals(numbers["tradeoff_mean"].astype(float))
-    text = pd.DataFrame(
-        {
-            "dataset": numbers["dataset"].astype(str),
-            "generator": numbers["label"].astype(str),
-            "trade-off ↑": [
-                format_mean_std(float(m), float(s), decimals=dec)
-                for m, s in zip(numbers["tradeoff_mean"], numbers["tradeoff_sd"])
-            ],
-            "rank ↓": [
-                format_mean_std(float(m), float(s), decimals=2)
-                for m, s in zip(numbers["rank_mean"], numbers["rank_sd"])
-            ],
-            "OU": [format_number(v) for v in numbers["ou_mean"]],
-            "OP": [format_number(v) for v in numbers["op_mean"]],
-            "units": numbers["n_units"].astype(int).astype(str),
-        }
-    )
-    bold = pd.DataFrame(False, index=text.index, columns=text.columns)
-    for _, group in numbers.groupby("dataset", sort=False):
-        best = group["tradeoff_mean"].max()
-        bold.loc[group.index, "trade-off ↑"] = np.isclose(group["tradeoff_mean"], best) & (len(group) > 1)
-    f1_like = variant.endswith((":f1", ":f1_macro"))
-    note = (
-        f"Trade-off = 2·OP·OU/(OP + OU) per evaluation unit: OU = utility ({utility}) scaled between the worst "
-        "compared variant and the real-data score, OP = mean of dcr_mean, nndr_mean and ratio_1_10_mean each "
-        "divided by the largest among the compared variants."
-    )
-    if not f1_like:
-        note += f" The reference (002_…) uses the mean F1 over classifiers; this run has no F1 row, so {utility} is used."
-    display = DisplayTable(
-        text=text,
-        bold=bold,
-        numeric=frozenset({"trade-off ↑", "rank ↓", "OU", "OP", "units"}),
-        group_by=("dataset",),
-    )
-    return ComparisonTable("tradeoff", "Privacy–utility trade-off score (U6)", numbers, display, note)
 
 
 def _paths(frame: pd.DataFrame, settings: ReportSettings, *, blocks: Sequence[str]) -> pd.DataFrame:

@@ -3,15 +3,18 @@
 The report index is a list of blocks (headings, paragraphs, tables, figures, preformatted
 text); :func:`to_markdown` and :func:`to_html` render the same list, so every table and
 figure appears in both. Sections added later (statistical tests, Pareto fronts) are just
-more blocks. The HTML has inline CSS, no script and no network reference: images and
-downloads are relative links.
+more blocks. The HTML is one self-contained page: inline CSS, no script, no network
+reference, and its figures embedded as base64 PNG (given the report folder), so it can be
+mailed or archived alone; the table files, PDFs and the configuration are relative links.
 """
 
 from __future__ import annotations
 
+import base64
 import html
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from harness.report import render
 from harness.report.render import DisplayTable
@@ -66,7 +69,15 @@ class Preformatted:
     text: str
 
 
-Block = Heading | Paragraph | Bullets | TableBlock | FigureBlock | Preformatted
+@dataclass(frozen=True)
+class Link:
+    """A sentence ending in a link to a file next to the report (e.g. the configuration)."""
+
+    text: str
+    href: str
+
+
+Block = Heading | Paragraph | Bullets | TableBlock | FigureBlock | Preformatted | Link
 
 
 def anchor(text: str) -> str:
@@ -84,6 +95,8 @@ def to_markdown(blocks: list[Block]) -> str:
             parts.append(block.text + "\n")
         elif isinstance(block, Bullets):
             parts.append("".join(f"- {item}\n" for item in block.items))
+        elif isinstance(block, Link):
+            parts.append(f"{block.text} ([{block.href}]({block.href}))\n")
         elif isinstance(block, TableBlock):
             text = f"**{block.caption}**\n\n" + render.to_markdown(block.table)
             if block.note:
@@ -133,8 +146,20 @@ pre { background: #f6f8fa; padding: .8em; overflow-x: auto; font-size: .85em; }
 """
 
 
-def to_html(title: str, blocks: list[Block]) -> str:
-    """Render blocks as one static HTML page (inline CSS, no script, relative links only)."""
+def embedded_src(png: str, base_dir: Path | None) -> str:
+    """A ``data:`` URI of the PNG under ``base_dir`` (the relative path when there is none or it is missing)."""
+    path = None if base_dir is None else Path(base_dir) / png
+    if path is None or not path.is_file():
+        return png
+    return "data:image/png;base64," + base64.b64encode(path.read_bytes()).decode("ascii")
+
+
+def to_html(title: str, blocks: list[Block], *, base_dir: Path | None = None) -> str:
+    """Render blocks as one static HTML page (inline CSS, no script).
+
+    With ``base_dir`` (the report folder) every figure is embedded as a base64 PNG, so the page
+    needs no other file to be read; downloads (tables, PDFs, configuration) stay relative links.
+    """
     body: list[str] = []
     toc = [b for b in blocks if isinstance(b, Heading) and b.level == 2]
     for block in blocks:
@@ -150,6 +175,9 @@ def to_html(title: str, blocks: list[Block]) -> str:
             body.append(f"<p>{html.escape(block.text)}</p>")
         elif isinstance(block, Bullets):
             body.append("<ul>" + "".join(f"<li>{html.escape(i)}</li>" for i in block.items) + "</ul>")
+        elif isinstance(block, Link):
+            href = html.escape(block.href)
+            body.append(f'<p>{html.escape(block.text)} (<a href="{href}">{href}</a>)</p>')
         elif isinstance(block, TableBlock):
             body.append(
                 '<div class="table-wrap">' + render.to_html(block.table, caption=block.caption) + "</div>"
@@ -171,7 +199,8 @@ def to_html(title: str, blocks: list[Block]) -> str:
             else:
                 pdf = f' (<a href="{html.escape(block.pdf)}">PDF</a>)' if block.pdf else ""
                 body.append(
-                    f'<figure><img src="{html.escape(block.png)}" alt="{html.escape(block.caption)}">'
+                    f'<figure><img src="{html.escape(embedded_src(block.png, base_dir))}" '
+                    f'alt="{html.escape(block.caption)}">'
                     f"<figcaption>{html.escape(block.caption)}{pdf}</figcaption></figure>"
                 )
         else:

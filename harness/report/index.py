@@ -3,15 +3,22 @@
 :func:`build_report` is the entry point of ``privbench report``. It writes::
 
     out_dir/
-      tables/   status, summary_<family>, summary (all families), failures, cost, throughput,
-                ranks, wilcoxon_holm, win_draw_lose, optimisation_paths, bayes_sign_test,
-                tradeoff                                                        (.md, .csv, .tex)
+      tables/   status, summary_<family>, summary (all families), privacy_axis, leakage_index,
+                distortion, failures, cost, throughput, ranks, wilcoxon_holm, win_draw_lose,
+                optimisation_paths, bayes_sign_test, tradeoff                   (.md, .csv, .tex)
       figures/  privacy_utility, pareto, box_<family>_<dataset>, cd_<metric>, bayes_sign_test,
                 k_threshold, dcr_holdout, cost                                  (.png, .pdf)
+      config.yaml   the run's full configuration (linked from the pages)
       report.md     GitHub-friendly: tables inline, figures linked
-      report.html   static page: inline CSS, no script, relative links only
+      report.html   one self-contained page: inline CSS, figures embedded, no script
 
-What is compared (axes, control, baseline, blocks) is chosen by
+The page opens with the verdict (:mod:`harness.report.verdict`: who wins on each table and how
+sure we are) and the headline privacy axis (:mod:`harness.report.power`: which privacy output
+can see leakage on the table, and why it was chosen). The reference generators
+(:mod:`harness.report.references`) are marked in every table and left out of every ranking,
+test, front and score scale; privacy is read against the floor of new individuals.
+
+What is compared (axes, control, baseline, blocks, references) is chosen by
 :class:`harness.report.settings.ReportSettings`; a table or figure the run lacks data for is
 replaced by a one-line note.
 """
@@ -20,103 +27,37 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from functools import partial
+from dataclasses import replace
 from pathlib import Path
 
 import pandas as pd
 
-from harness.errors import ConfigError
-from harness.ladder import LADDER_TEXT, ladder_verdicts, verdict_table
-from harness.report import render
 from harness.report.audit import audit_blocks, audit_warning_blocks
 from harness.report.audit_figures import audit_figures
 from harness.report.boxes import STRIP_MAX
-from harness.report.calibration import (
-    exempt_note,
-    has_calibration,
-    ladder_display,
-    ladder_exemptions,
-    leakage_display,
-    leakage_table,
-    mark_exempt,
-    with_reference_rows,
-)
-from harness.report.comparisons import (
-    ComparisonTable,
-    TableSkipped,
-    control_table,
-    paths_table,
-    rank_table,
-    sign_test_table,
-    stringify_blocks,
-    tradeoff_table,
-    win_draw_lose_table,
-)
+from harness.report.comparison_section import comparison_figures, comparisons, resolve_control
 from harness.report.document import (
     Block,
     Bullets,
     FigureBlock,
     Heading,
+    Link,
     Paragraph,
-    Preformatted,
-    TableBlock,
     to_html,
     to_markdown,
 )
-from harness.report.figures import FigureOutcome, FigureSkipped, make_figures, slug
-from harness.report.formatting import (
-    cost_display,
-    failures_display,
-    status_display,
-    summary_display,
-    throughput_display,
-    usual_n,
-)
-from harness.report.pareto import pareto_scatter
-from harness.report.prepare import FAMILY_ORDER, prepare
+from harness.report.figures import FigureOutcome, FigureSkipped, make_figures
+from harness.report.prepare import prepare
 from harness.report.privacy_figures import dcr_distribution, k_threshold_curve
-from harness.report.ranking import cd_diagram, metric_blocks, rows_goal, select_metric
-from harness.report.render import DisplayTable
-from harness.report.settings import ReportSettings, resolve_settings, split_column
-from harness.report.stat_figures import cd_figure, sign_test_bars
+from harness.report.provenance import CONFIG_FILE, report_title, roles_text, run_context, write_config
+from harness.report.references import compared, floored, mark_references, marked_name, with_floor
+from harness.report.sections import axis_blocks, calibration, costs, failures, overview, summaries
+from harness.report.settings import ReportSettings, privacy_axis, resolve_settings
 from harness.report.style import background_saving
-from harness.report.tables import (
-    cost_table,
-    failures_table,
-    status_totals,
-    summary_columns,
-    summary_goals,
-    summary_table,
-    summary_tables,
-    throughput_table,
-)
+from harness.report.tables_io import TableWriter
+from harness.report.verdict import verdict_blocks
 
-MAX_SHOWN_FAILURES = 200
-
-
-@dataclass
-class TableWriter:
-    """Writes one table as ``.md``, ``.csv`` and ``.tex`` under ``directory`` and remembers the files."""
-
-    directory: Path
-    written: dict[str, Path] = field(default_factory=dict)
-
-    def write(self, display: DisplayTable, numbers: pd.DataFrame, stem: str, caption: str) -> dict[str, str]:
-        """Write the three files of a table; return format name → path relative to the report."""
-        files = {
-            "Markdown": (f"{stem}.md", render.to_markdown(display)),
-            "CSV": (f"{stem}.csv", render.to_csv(numbers)),
-            "LaTeX": (f"{stem}.tex", render.to_latex(display, caption=caption, label=f"tab:{stem}")),
-        }
-        links = {}
-        for name, (filename, text) in files.items():
-            path = self.directory / filename
-            path.write_text(text, encoding="utf-8")
-            relative = f"{self.directory.name}/{filename}"
-            self.written[relative] = path
-            links[name] = relative
-        return links
+__all__ = ["TableWriter", "build_report", "versions_from_results"]
 
 
 def build_report(
@@ -137,9 +78,11 @@ def build_report(
     out_dir : Path
         Output directory (created; existing files of the same names are replaced).
     title : str
-        Title of the report.
+        Title of the report: the experiment's name (Hydra's unnamed ``default`` is replaced
+        by the run's description or its datasets, :func:`harness.report.provenance.report_title`).
     config_text : str, optional
-        The experiment configuration (e.g. the composed Hydra YAML), shown verbatim.
+        The experiment configuration (e.g. the composed Hydra YAML), written to
+        ``config.yaml`` and linked.
     versions : dict, optional
         Package → version. Default: merged from the results' ``versions`` column.
     settings : ReportSettings, optional
@@ -150,41 +93,60 @@ def build_report(
     -------
     dict of str to Path
         ``report_md``, ``report_html``, ``tables_dir``, ``figures_dir`` and one entry per
-        written file keyed by its path relative to ``out_dir`` (e.g. ``"tables/cost.csv"``).
+        written file keyed by its path relative to ``out_dir`` (e.g. ``"tables/cost.csv"``,
+        ``"config.yaml"``).
     """
     out_dir = Path(out_dir)
     tables_dir = out_dir / "tables"
     figures_dir = out_dir / "figures"
     tables_dir.mkdir(parents=True, exist_ok=True)
     figures_dir.mkdir(parents=True, exist_ok=True)
-    frame = prepare(results)
-    resolved = resolve_settings(frame, settings)
+    requested = settings or ReportSettings()
+    frame = with_floor(mark_references(prepare(results), requested.reference_names))
+    resolved = resolve_settings(frame, requested)
+    axis = privacy_axis(frame, resolved.privacy if requested.privacy else None)
+    keep = [k for k in [marked_name(frame, resolved.baseline)] if k]
+    if keep:
+        resolved = replace(resolved, baseline=keep[0])
+    methods = compared(frame, keep=keep)
+    resolved = resolve_control(compared(frame), frame, resolved)
+    context = run_context(config_text)
     writer = TableWriter(tables_dir)
 
-    blocks: list[Block] = [Heading(title, level=1)]
+    blocks: list[Block] = [Heading(report_title(title, context, results), level=1)]
+    if context.description and context.description != blocks[0].text:  # type: ignore[union-attr]
+        blocks.append(Paragraph(context.description))
     with background_saving():
         # Figures first: their rendering (most of a report's time) runs in child processes
         # while the tables are built here (harness.report.style.background_saving).
         outcomes = make_figures(frame, figures_dir, privacy=resolved.privacy, utility=resolved.utility)
-        blocks += _overview(frame, writer)
-        blocks += audit_warning_blocks(frame)
-        blocks += _summaries(frame, writer)
-        blocks += _calibration(frame, writer)
+        blocks += audit_warning_blocks(frame)  # a failed DP claim opens the report
+        blocks += verdict_blocks(frame, resolved, axis)
+        blocks += axis_blocks(axis, writer)
+        blocks += overview(frame, writer)
+        blocks += summaries(frame, writer, roles_text(frame, context))
+        blocks += calibration(frame, writer, axis)
         blocks += audit_blocks(frame, writer)
-        comparison_blocks, computed = _comparisons(frame, resolved, writer)
+        comparison_blocks, computed = comparisons(frame, methods, resolved, axis, writer)
         blocks += comparison_blocks
-        blocks += _failures(frame, writer)
-        blocks += _costs(frame, writer)
+        blocks += failures(frame, writer)
+        blocks += costs(frame, writer)
         written = dict(writer.written)
-        outcomes[1:1] = _comparison_figures(frame, resolved, figures_dir, computed)
+        outcomes[1:1] = [
+            *comparison_figures(compared(frame), floored(frame), resolved, axis, figures_dir, computed),
+            *_privacy_figures(frame, figures_dir),
+        ]
         outcomes += audit_figures(frame, figures_dir)
     blocks += _figures(outcomes, out_dir, written)
-    blocks += _provenance(frame, config_text, versions, resolved)
+    config = write_config(out_dir, config_text)
+    if config is not None:
+        written[CONFIG_FILE] = config
+    blocks += _provenance(frame, config_text if config is not None else None, versions, resolved)
 
     report_md = out_dir / "report.md"
     report_md.write_text(to_markdown(blocks), encoding="utf-8")
     report_html = out_dir / "report.html"
-    report_html.write_text(to_html(title, blocks), encoding="utf-8")
+    report_html.write_text(to_html(str(blocks[0].text), blocks, base_dir=out_dir), encoding="utf-8")  # type: ignore[union-attr]
     return {
         "report_md": report_md,
         "report_html": report_html,
@@ -194,249 +156,33 @@ def build_report(
     }
 
 
-def _overview(frame: pd.DataFrame, writer: TableWriter) -> list[Block]:
-    totals = status_totals(frame)
-    n_variants = frame[["generator", "generator_params"]].drop_duplicates().shape[0] if len(frame) else 0
-    datasets = sorted(set(frame["dataset"])) if len(frame) else []
-    text = (
-        f"{len(frame)} result rows from {int(totals['total'])} trials: {n_variants} generator variant(s) "
-        f"on {len(datasets)} dataset(s) ({', '.join(datasets) or 'none'})."
-    )
-    caption = "Trials by status"
-    files = writer.write(status_display(totals), totals.rename("trials").to_frame().T, "status", caption)
-    note = (
-        "A trial is ok when at least one of its metrics was computed; otherwise it takes its most severe "
-        "status (oom > timeout > error > skipped)."
-    )
-    return [Heading("Overview"), Paragraph(text), TableBlock(status_display(totals), caption, files, note)]
-
-
-def _summaries(frame: pd.DataFrame, writer: TableWriter) -> list[Block]:
-    blocks: list[Block] = [Heading("Results by metric family")]
-    info = summary_goals(frame)
-    families = [f for f in dict.fromkeys(info["family"]) if f != "cost"]
-    families.sort(key=lambda f: FAMILY_ORDER.index(f) if f in FAMILY_ORDER else len(FAMILY_ORDER))
-    if not families:
-        summary = summary_table(frame)
-        display = summary_display(summary, info)
-        caption = "Trials per generator variant"
-        files = writer.write(display, summary, "summary", caption)
-        blocks.append(Paragraph("The results hold no privacy, utility or fidelity metric."))
-        blocks.append(TableBlock(display, caption, files))
-        return blocks
-    everything, *per_family = summary_tables(frame, [None, *([f] for f in families)])
-    n = usual_n(everything)
-    blocks.append(
-        Paragraph(
-            f"Cells are mean ± sd over seeds and folds of the ok trials (n = {n} unless marked). Bold is the best "
-            "generator variant of a column within a dataset: ↑ highest, ↓ lowest, →t closest to t; columns without "
-            "a direction are not marked. – means no ok value. 'trials' and 'failed' count every trial of the "
-            "variant, failures included."
-        )
-    )
-    exempt = ladder_exemptions(frame)
-    for family, summary in zip(families, per_family):
-        if not summary_columns(summary):
-            continue
-        note = None
-        if family == "privacy" and has_calibration(frame):
-            summary = with_reference_rows(summary, frame)
-            note = (
-                "Reference rows: the same metric, on the same data, split and QI set, for the raw training data "
-                "(the most a release can leak) and for new individuals (a sample of the control split: no record "
-                "of the training data leaks). A metric's range on this table lies between them."
-            )
-        display = summary_display(summary, info)
-        if family == "privacy" and exempt:
-            display = mark_exempt(display, exempt)
-            note = " ".join(t for t in (note, exempt_note(exempt)) if t)
-        caption = f"{family.capitalize()} metrics"
-        files = writer.write(display, summary, f"summary_{family}", caption)
-        blocks.append(TableBlock(display, caption, files, note))
-    writer.write(summary_display(everything, info), everything, "summary", "All metrics")
-    return blocks
-
-
-def _calibration(frame: pd.DataFrame, writer: TableWriter) -> list[Block]:
-    blocks: list[Block] = []
-    if has_calibration(frame):
-        table = leakage_table(frame)
-        exempt = ladder_exemptions(frame)
-        display = leakage_display(table, exempt)
-        caption = "Leakage index: each release placed between new individuals (0) and the raw data (1)"
-        files = writer.write(display, table, "leakage_index", caption)
-        note = (
-            "L = (risk − risk of new individuals) / (risk of the raw data − risk of new individuals), per block, "
-            "averaged; risk is the metric value oriented so that larger is riskier. 0: the metric sees no more "
-            "than it sees in new individuals (values below 0 are shown as 0); 1: as much as in the raw data. – : "
-            "the two references do not differ (the metric cannot tell raw data from new individuals on this table) "
-            "or the output has no direction."
-        )
-        if exempt:
-            note += " " + exempt_note(exempt)
-        blocks += [Heading("Privacy calibration"), TableBlock(display, caption, files, note)]
-    verdicts = ladder_verdicts(frame)
-    if verdicts:
-        table = verdict_table(verdicts)
-        display = ladder_display(table)
-        caption = "Known-leakage ladder: does each privacy metric rate releases of known leakage in order?"
-        files = writer.write(display, table, "leakage_ladder", caption)
-        blocks += [
-            Heading("Known-leakage ladder"),
-            Paragraph(LADDER_TEXT),
-            TableBlock(display, caption, files),
-        ]
-    return blocks
-
-
-def _failures(frame: pd.DataFrame, writer: TableWriter) -> list[Block]:
-    failures = failures_table(frame)
-    blocks: list[Block] = [Heading("Failures")]
-    if failures.empty:
-        blocks.append(Paragraph("No trial or metric failed or was skipped."))
-        return blocks
-    display = failures_display(failures)
-    caption = "Failed and skipped trials and metrics"
-    files = writer.write(display, failures, "failures", caption)
-    note = None
-    if len(failures) > MAX_SHOWN_FAILURES:
-        shown = display.text.head(MAX_SHOWN_FAILURES)
-        display = DisplayTable(text=shown, numeric=display.numeric, group_by=display.group_by)
-        note = f"First {MAX_SHOWN_FAILURES} of {len(failures)} rows; the CSV has all of them."
-    blocks.append(TableBlock(display, caption, files, note))
-    return blocks
-
-
-def _costs(frame: pd.DataFrame, writer: TableWriter) -> list[Block]:
-    costs = cost_table(frame)
-    display = cost_display(costs)
-    caption = "Cost per generator variant (mean ± sd over ok trials)"
-    files = writer.write(display, costs, "cost", caption)
-    note = "Times are wall-clock seconds; costs are only comparable between trials run on the same machine."
-    blocks: list[Block] = [Heading("Cost"), TableBlock(display, caption, files, note)]
-    throughput = throughput_table(frame)
-    if len(throughput):
-        display = throughput_display(throughput)
-        caption = "Variants per minute per generator"
-        files = writer.write(display, throughput, "throughput", caption)
-        note = "Ok trials divided by their total fit + sample minutes (metrics excluded)."
-        blocks.append(TableBlock(display, caption, files, note))
-    return blocks
-
-
-COMPARISONS = (
-    ("Mean ranks (Friedman)", rank_table),
-    ("Wilcoxon–Holm against a control", control_table),
-    ("Win/draw/lose against the baseline", win_draw_lose_table),
-    ("Optimisation paths", paths_table),
-    ("Bayesian sign test against the oracle", sign_test_table),
-    ("Trade-off score", tradeoff_table),
-)
-
-
-def _comparisons(
-    frame: pd.DataFrame, settings: ReportSettings, writer: TableWriter
-) -> tuple[list[Block], dict[str, ComparisonTable]]:
-    blocks: list[Block] = [Heading("Comparisons")]
-    blocks.append(
-        Paragraph(
-            f"Privacy axis: {settings.privacy or '(none)'}; utility axis: {settings.utility or '(none)'}; blocks: "
-            f"{', '.join(settings.blocks or ())}. Settings are listed under 'Report settings' below."
-        )
-    )
-    if settings.blocks and "dataset" not in settings.blocks[1:] and settings.blocks != ("dataset",):
-        blocks.append(
-            Paragraph(
-                "The run has one dataset, so the blocks are its evaluation units (seeds × folds): they share data, "
-                "so p-values and posterior probabilities describe these units, not a population of datasets."
-            )
-        )
-    computed: dict[str, ComparisonTable] = {}
-    for heading, build in COMPARISONS:
-        blocks.append(Heading(heading, level=3))
-        try:
-            table = build(frame, settings)
-        except TableSkipped as exc:
-            blocks.append(Paragraph(f"Table omitted: {exc}."))
-            continue
-        files = writer.write(table.display, table.numbers, table.stem, table.caption)
-        blocks.append(TableBlock(table.display, table.caption, files, table.note))
-        computed[table.stem] = table
-    return blocks, computed
-
-
-def _comparison_figures(
-    frame: pd.DataFrame, settings: ReportSettings, figures_dir: Path, computed: dict[str, ComparisonTable]
-) -> list[FigureOutcome]:
-    out: list[FigureOutcome] = []
-
-    def attempt(name: str, caption: str, draw: Callable[[], list[Path]]) -> None:
-        outcome = FigureOutcome(name=name, caption=caption)
-        try:
-            outcome.paths = draw()
-        except FigureSkipped as exc:
-            outcome.skipped = str(exc)
-        out.append(outcome)
-
-    def pareto() -> list[Path]:
-        if settings.privacy is None or settings.utility is None:
-            raise FigureSkipped("the results need both a privacy and a utility metric with ok values")
-        return pareto_scatter(
-            frame, figures_dir, x=settings.privacy, y=settings.utility, colour_by=settings.colour_by
-        )
-
-    attempt(
-        "pareto",
-        "Privacy vs utility per generator variant (mean over seeds and folds), coloured by "
-        f"{settings.colour_by or 'its most varied parameter (else the generator)'}; the dashed line is the Pareto "
-        "front (circled points: no other variant is better on both axes).",
-        pareto,
-    )
-    for column in dict.fromkeys(c for c in (settings.utility, settings.privacy) if c):
-        attempt(
-            f"cd_{slug(column)}",
-            f"Critical-difference diagram of {column}: mean rank (1 = best) over blocks; variants joined by a thick "
-            "line are not significantly different (Nemenyi); interpret only after a significant Friedman test.",
-            partial(_cd, frame, settings, column, figures_dir),
-        )
-
-    def sign_bars() -> list[Path]:
-        table = computed.get("bayes_sign_test")
-        if table is None:
-            raise FigureSkipped("the sign test table was omitted")
-        return sign_test_bars(table.numbers, figures_dir)
-
-    attempt(
-        "bayes_sign_test",
-        "Bayesian sign test against the oracle: posterior probability that a generator loses to, draws with (ROPE) "
-        "or wins against the oracle's utility.",
-        sign_bars,
-    )
-    attempt(
-        "k_threshold",
-        "k-threshold curves: share of records in equivalence classes of size ≥ k on the QI set, per release (mean "
-        "over trials) and for the training table.",
-        lambda: k_threshold_curve(frame, figures_dir),
-    )
-    attempt(
-        "dcr_holdout",
-        "Distances to the closest training records: every release against the holdout baseline; boxes over all "
-        f"trials, dots are trials (a random {STRIP_MAX} per variant where it has more).",
-        lambda: dcr_distribution(frame, figures_dir),
-    )
+def _privacy_figures(frame: pd.DataFrame, figures_dir: Path) -> list[FigureOutcome]:
+    out = []
+    for name, caption, draw in (
+        (
+            "k_threshold",
+            "k-threshold curves: share of records in equivalence classes of size ≥ k on the QI set, per release (mean "
+            "over trials) and for the training table.",
+            lambda: k_threshold_curve(frame, figures_dir),
+        ),
+        (
+            "dcr_holdout",
+            "Distances to the closest training records: every release against the holdout baseline; boxes over all "
+            f"trials, dots are trials (a random {STRIP_MAX} per variant where it has more).",
+            lambda: dcr_distribution(frame, figures_dir),
+        ),
+    ):
+        out.append(_attempt(name, caption, draw))
     return out
 
 
-def _cd(frame: pd.DataFrame, settings: ReportSettings, column: str, figures_dir: Path) -> list[Path]:
-    metric, variant = split_column(column)
-    blocks = tuple(settings.blocks or ("dataset",))
+def _attempt(name: str, caption: str, draw: Callable[[], list[Path]]) -> FigureOutcome:
+    outcome = FigureOutcome(name=name, caption=caption)
     try:
-        goal, target = rows_goal(select_metric(frame, metric, variant))
-        scores = metric_blocks(stringify_blocks(frame, blocks), metric, variant, blocks=blocks)
-        result = cd_diagram(scores, goal, target, alpha=settings.alpha)
-    except ConfigError as exc:
-        raise FigureSkipped(str(exc)) from None
-    return cd_figure(result, figures_dir, title=column, stem=f"cd_{slug(column)}")
+        outcome.paths = draw()
+    except FigureSkipped as exc:
+        outcome.skipped = str(exc)
+    return outcome
 
 
 def _figures(outcomes: list[FigureOutcome], out_dir: Path, written: dict[str, Path]) -> list[Block]:
@@ -470,7 +216,13 @@ def _provenance(
         blocks.append(Paragraph("Notes: " + " ".join(settings.notes)))
     blocks.append(Heading("Configuration"))
     if config_text:
-        blocks.append(Preformatted(config_text))
+        lines = len(config_text.rstrip().splitlines())
+        blocks.append(
+            Link(
+                f"The run's full configuration ({lines} lines of YAML) is in a file next to this report",
+                CONFIG_FILE,
+            )
+        )
     else:
         blocks.append(Paragraph("No configuration was given."))
     blocks.append(Heading("Versions"))

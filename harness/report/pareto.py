@@ -21,6 +21,7 @@ from harness.report.figures import FigureSkipped, _axis_label, _block_title
 from harness.report.goals import oriented_scores
 from harness.report.labels import format_value, parse_params
 from harness.report.prepare import block_keys, column_info, row_keys
+from harness.report.references import is_reference_label
 from harness.report.style import MARKERS, figure_style, new_figure, palette, save_figure
 
 MAX_ANNOTATED = 12
@@ -76,6 +77,7 @@ def pareto_scatter(
     y: str,
     colour_by: str | None = None,
     stem: str = "pareto",
+    methods_only: bool = False,
 ) -> list[Path]:
     """Mean privacy (x) against mean utility (y) per generator variant, Pareto front drawn.
 
@@ -94,6 +96,9 @@ def pareto_scatter(
         the generator.
     stem : str
         File name without extension.
+    methods_only : bool
+        The front is over the methods only: references (labels marked "(reference)",
+        :mod:`harness.report.references`) are drawn as grey crosses and never on the front.
 
     Returns
     -------
@@ -128,6 +133,8 @@ def pareto_scatter(
     colours = _colours(means["colour"], generator=colour_by is None)
     generators = sorted(set(means["generator"]))
     markers = {g: MARKERS[i % len(MARKERS)] for i, g in enumerate(generators)}
+    if methods_only:  # references are drawn alike (hollow circles) and left out of the shape legend
+        generators = sorted(set(means.loc[~means["label"].map(is_reference_label), "generator"]))
     goals = {c: (str(info.at[c, "goal"]), float(info.at[c, "target_value"])) for c in (x, y)}
     groups = list(means.groupby(blocks, sort=True))
     ncols = min(len(groups), 3)
@@ -138,7 +145,13 @@ def pareto_scatter(
         for ax, (block, sub) in zip(axes, groups):
             ox = oriented_scores(sub[x], goals[x][0], goals[x][1] if goals[x][0] == "target" else None)
             oy = oriented_scores(sub[y], goals[y][0], goals[y][1] if goals[y][0] == "target" else None)
-            front = pareto_front(ox, oy)
+            refs = (
+                sub["label"].map(is_reference_label).to_numpy(dtype=bool)
+                if methods_only
+                else np.zeros(len(sub), bool)
+            )
+            front = np.zeros(len(sub), dtype=bool)
+            front[~refs] = pareto_front(ox[~refs], oy[~refs])
             on = sub[front].assign(_ox=ox[front]).sort_values("_ox")
             ax.plot(
                 on[x],
@@ -149,9 +162,14 @@ def pareto_scatter(
                 drawstyle="steps-post" if len(on) > 1 else "default",
                 zorder=1,
             )
-            for px, py, colour, generator, is_front in zip(
-                sub[x], sub[y], sub["colour"], sub["generator"], front
+            for px, py, colour, generator, is_front, is_ref in zip(
+                sub[x], sub[y], sub["colour"], sub["generator"], front, refs
             ):
+                if is_ref:
+                    ax.scatter(
+                        px, py, facecolors="none", edgecolors="0.35", marker="o", s=80, lw=1.3, zorder=2
+                    )
+                    continue
                 ax.scatter(
                     px,
                     py,
@@ -198,6 +216,9 @@ def pareto_scatter(
             title = f"colour: {legend_title}\nshape: generator"
         handles.append(Line2D([], [], ls="--", color="0.3"))
         labels.append("Pareto front")
+        if methods_only and means["label"].map(is_reference_label).any():
+            handles.append(Line2D([], [], ls="", marker="o", mfc="none", mec="0.35", mew=1.3, ms=8))
+            labels.append("reference")
         fig.legend(handles, labels, loc="outside right upper", title=title, frameon=False)
         return save_figure(fig, out_dir, stem)
 

@@ -136,14 +136,17 @@ def block_keys(keys: list[str]) -> list[str]:
 def ordered_rows(frame: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
     """The distinct row keys of ``frame`` in report order.
 
-    Order: experiment, dataset, qi_set and generator alphabetically; a generator's variants by
-    their parameters, numerically where the values are numbers.
+    Order: experiment, dataset, qi_set and generator alphabetically, the reference generators
+    (a ``reference`` column, :mod:`harness.report.references`) before the methods; a
+    generator's variants by their parameters, numerically where the values are numbers.
     """
-    rows = frame[[*keys, "generator_params"]].drop_duplicates(subset=keys)
+    extra = ["generator_params", *(["reference"] if "reference" in frame.columns else [])]
+    rows = frame[[*keys, *extra]].drop_duplicates(subset=keys)
 
     def sort_key(row: tuple[object, ...]) -> tuple[object, ...]:
-        values = dict(zip([*keys, "generator_params"], row))
-        head = tuple(str(values[k]) for k in keys if k not in ("label",))
+        values = dict(zip([*keys, *extra], row))
+        method = 0 if bool(values.get("reference", False)) else 1
+        head = tuple((method if k == "generator" else 0, str(values[k])) for k in keys if k != "label")
         return (*head, params_sort_key(str(values["generator_params"])), str(values["label"]))
 
     records = sorted(rows.itertuples(index=False, name=None), key=sort_key)

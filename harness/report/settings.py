@@ -17,15 +17,18 @@ Example ``report.yaml``::
     rope: 1.0                               # ROPE half-width in % (win/draw/lose, sign test)
     alpha: 0.05
     colour_by: epsilon                      # generator parameter colouring the Pareto scatter
-    tradeoff_utility: ml_efficacy/mean:f1   # U_g of the trade-off score (U6)
+    tradeoff_utility: ml_efficacy/mean:roc_auc  # utility of the trade-off score (default: the utility axis)
     rank_metrics: [dcr_nndr/dcr_mean, ks_complement]
+    references: [identity, real_holdout, my_published_release]   # shown, never ranked or tested
 
-:func:`resolve_settings` fills what is unset from the results: the privacy column (Anonymeter
-linkability risk, else ``dcr_nndr/dcr_mean``, else the first ranked privacy column), the
-utility column (``ml_efficacy``'s headline — ``mean:<headline>``, else ``best:<headline>``,
-else the first classifier's — else the first ranked utility column) and the blocks (datasets
+:func:`resolve_settings` fills what is unset from the results: the privacy column (the headline
+privacy axis of :mod:`harness.report.power`: an output whose calibration rows separate the raw
+data from new individuals, preferring those of :data:`harness.report.defaults.PRIVACY_PREFERENCES`),
+the utility column (``ml_efficacy``'s headline — ``mean:<headline>``, else ``best:<headline>``,
+else the first classifier's — else the first ranked utility column), the blocks (datasets
 when the run has several; else the evaluation units ``(dataset, qi_set, split_seed, fold)``,
-whose generation seeds are averaged).
+whose generation seeds are averaged) and the references
+(:data:`harness.report.defaults.DEFAULT_REFERENCES`).
 """
 
 from __future__ import annotations
@@ -45,7 +48,9 @@ import yaml
 
 from harness.errors import ConfigError
 from harness.report.bayes import ROPE
+from harness.report.defaults import DEFAULT_REFERENCES, PRIVACY_PREFERENCES
 from harness.report.goals import has_direction
+from harness.report.power import AxisChoice, choose_privacy_axis
 from harness.report.prepare import column_info
 from harness.report.ranking import DEFAULT_ALPHA
 
@@ -61,8 +66,6 @@ REPLICATE_NOTE = (
 )
 # Variants that are transforms of a headline score (never a default axis or rank column).
 DERIVED_SUFFIXES: tuple[str, ...] = ("pct_diff", "rope_outcome")
-PRIVACY_PREFERENCES: tuple[str, ...] = ("anonymeter_linkability", "dcr_nndr/dcr_mean")
-TRADEOFF_SCORES: tuple[str, ...] = ("f1", "f1_macro")
 
 
 @dataclass(frozen=True)
@@ -89,12 +92,17 @@ class ReportSettings:
         Generator parameter colouring the Pareto scatter; default the parameter with the most
         distinct values (the generator when no parameter varies).
     tradeoff_utility : str, optional
-        Utility column of the trade-off score; default an F1-style ``ml_efficacy`` row.
+        Utility column of the trade-off score (:mod:`harness.report.score`); default the
+        utility column.
     rank_metrics : tuple of str, optional
         Columns of the mean-rank table; default the privacy and utility columns and the
         headline column of every other ranked privacy, utility and fidelity metric.
     seed : int
         Seed of the Bayesian sign test's posterior sampling.
+    references : tuple of str, optional
+        Reference generators (names or variant labels): shown, marked "(reference)", never
+        bolded, ranked, tested, on a Pareto front or used to scale a score; default
+        :data:`harness.report.defaults.DEFAULT_REFERENCES`.
     """
 
     privacy: str | None = None
@@ -108,7 +116,13 @@ class ReportSettings:
     tradeoff_utility: str | None = None
     rank_metrics: tuple[str, ...] | None = None
     seed: int = 0
+    references: tuple[str, ...] | None = None
     notes: tuple[str, ...] = field(default=(), compare=False)
+
+    @property
+    def reference_names(self) -> tuple[str, ...]:
+        """The references of the report (the setting, else the defaults)."""
+        return DEFAULT_REFERENCES if self.references is None else self.references
 
     def describe(self) -> list[str]:
         """One ``key: value`` line per setting (for the report's settings section)."""
@@ -141,7 +155,7 @@ def settings_from_mapping(data: Mapping[str, Any], *, source: str = "settings") 
     for key, value in data.items():
         if value is None:
             continue
-        if key in ("blocks", "rank_metrics"):
+        if key in ("blocks", "rank_metrics", "references"):
             items = [value] if isinstance(value, str) else value
             if not isinstance(items, Sequence) or not all(isinstance(v, str) for v in items):
                 raise ConfigError(f"{source}: `{key}` must be a list of names; got {value!r}")
@@ -263,11 +277,12 @@ def _resolve(frame: pd.DataFrame, settings: ReportSettings) -> ReportSettings:
             return None
         return column
 
-    privacy = usable(settings.privacy, "privacy") or default_privacy(frame)
+    choice = _privacy_axis(frame, usable(settings.privacy, "privacy"))
+    privacy = choice.column
+    if choice.explicit and choice.unpowered:
+        notes.append(choice.reason)
     utility = usable(settings.utility, "utility") or default_utility(frame)
-    tradeoff = usable(settings.tradeoff_utility, "trade-off utility") or default_tradeoff_utility(
-        frame, utility
-    )
+    tradeoff = usable(settings.tradeoff_utility, "trade-off utility") or utility
     blocks = settings.blocks or default_blocks(frame)
     missing = [b for b in blocks if b not in frame.columns]
     if missing:
@@ -282,7 +297,14 @@ def _resolve(frame: pd.DataFrame, settings: ReportSettings) -> ReportSettings:
         kept = tuple(c for c in (usable(c, "rank") for c in ranks) if c is not None)
         ranks = kept or None
     if ranks is None:
-        ranks = default_rank_metrics(frame, [c for c in (privacy, utility) if c])
+        blind = _blind_columns(choice.table)
+        ranks = default_rank_metrics(frame, [c for c in (privacy, utility) if c], skip=blind)
+        left = [c for c in blind if c != privacy and c in ranked_columns(frame, "privacy")]
+        if left:
+            notes.append(
+                f"not ranked by default: {', '.join(left)} (their calibration rows do not separate the raw data "
+                "from new individuals on any dataset: no power)"
+            )
     return replace(
         settings,
         privacy=privacy,
@@ -290,8 +312,36 @@ def _resolve(frame: pd.DataFrame, settings: ReportSettings) -> ReportSettings:
         tradeoff_utility=tradeoff,
         blocks=tuple(blocks),
         rank_metrics=tuple(ranks),
+        references=settings.reference_names,
         notes=(*settings.notes, *notes),
     )
+
+
+def privacy_axis(frame: pd.DataFrame, requested: str | None = None) -> AxisChoice:
+    """The headline privacy axis of a prepared frame and why (:func:`harness.report.power.choose_privacy_axis`).
+
+    ``requested`` is a column the user set (it wins; a warning says where it has no power).
+    """
+    with _memo():
+        return _privacy_axis(frame, requested)
+
+
+def _privacy_axis(frame: pd.DataFrame, requested: str | None) -> AxisChoice:
+    return choose_privacy_axis(
+        frame,
+        requested,
+        preferences=PRIVACY_PREFERENCES,
+        resolve=lambda p: _preference_column(frame, p),
+        fallback=default_privacy(frame),
+    )
+
+
+def _preference_column(frame: pd.DataFrame, preference: str) -> str | None:
+    if "/" in preference:
+        return preference if preference in ranked_columns(frame, "privacy") else None
+    if preference in ranked_columns(frame, "privacy"):
+        return preference
+    return headline_column(frame, preference)
 
 
 def ok_columns(frame: pd.DataFrame) -> set[str]:
@@ -366,24 +416,6 @@ def default_utility(frame: pd.DataFrame) -> str | None:
     return ranked[0] if ranked else None
 
 
-def default_tradeoff_utility(frame: pd.DataFrame, utility: str | None) -> str | None:
-    """An F1-style utility column for the trade-off score: ``mean:f1``, ``mean:f1_macro``, ``<clf>:f1``...
-
-    Falls back to ``utility`` when no F1 row exists.
-    """
-    info = _info(frame)
-    candidates = [c for c in ranked_columns(frame, "utility") if info.at[c, "metric"] == "ml_efficacy"]
-    variants = {str(info.at[c, "variant"]): c for c in candidates}
-    for score in TRADEOFF_SCORES:
-        if f"mean:{score}" in variants:
-            return variants[f"mean:{score}"]
-    for score in TRADEOFF_SCORES:
-        own = [c for v, c in variants.items() if v.endswith(f":{score}") and not v.startswith("best:")]
-        if own:
-            return own[0]
-    return utility
-
-
 def default_blocks(frame: pd.DataFrame) -> tuple[str, ...]:
     """The blocks of the rank tests when the settings name none.
 
@@ -402,8 +434,13 @@ def default_blocks(frame: pd.DataFrame) -> tuple[str, ...]:
     return REPLICATE_BLOCKS if len(units) < 2 and seeds > 1 else UNIT_BLOCKS
 
 
-def default_rank_metrics(frame: pd.DataFrame, chosen: Sequence[str]) -> tuple[str, ...]:
-    """The chosen columns, then the headline column of every other ranked privacy/utility/fidelity metric."""
+def default_rank_metrics(
+    frame: pd.DataFrame, chosen: Sequence[str], skip: Sequence[str] = ()
+) -> tuple[str, ...]:
+    """The chosen columns, then the headline column of every other ranked privacy/utility/fidelity metric.
+
+    Columns in ``skip`` (privacy outputs without power on the run's tables) are left out unless chosen.
+    """
     info = _info(frame)
     out = list(dict.fromkeys(chosen))
     seen = {str(info.at[c, "metric"]) for c in out}
@@ -412,10 +449,18 @@ def default_rank_metrics(frame: pd.DataFrame, chosen: Sequence[str]) -> tuple[st
         if info.at[col, "family"] not in ("privacy", "utility", "fidelity") or metric in seen:
             continue
         head = headline_column(frame, metric)
-        if head:
+        if head and head not in skip:
             out.append(head)
         seen.add(metric)
     return tuple(out)
+
+
+def _blind_columns(table: pd.DataFrame) -> list[str]:
+    """Privacy outputs whose calibration rows separate the references on no dataset."""
+    if table.empty:
+        return []
+    powered = table.groupby("column", sort=False)["separates"].any()
+    return [str(c) for c, ok in powered.items() if not ok]
 
 
 def split_column(column: str) -> tuple[str, str]:

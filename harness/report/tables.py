@@ -19,6 +19,7 @@ import pandas as pd
 
 from harness.report.goals import best_mask
 from harness.report.prepare import block_keys, column_info, ordered_rows, prepare, row_keys
+from harness.report.references import CLIPPED_COLUMN, REFERENCE_COLUMN
 from harness.schema import STATUSES
 
 STATS: tuple[str, ...] = ("mean", "std", "n", "best")
@@ -78,13 +79,28 @@ def _cell_stats(frame: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
     out["n"] = out["n"].fillna(0).astype(int)
     info = column_info(frame)
     out = out.join(info, on="column")
+    judged = out[[*keys, "column"]].merge(_judged_means(ok, keys), on=[*keys, "column"], how="left")
+    out["_judged"] = judged["judged"].to_numpy(dtype=float)
     out["best"] = False
     blocks = block_keys(keys)
     for _, group in out.groupby([*blocks, "column"], sort=False):
         goal = str(group["goal"].iloc[0])
         target = float(group["target_value"].iloc[0])
-        out.loc[group.index, "best"] = best_mask(group["mean"].to_numpy(), goal, target)
-    return out.reset_index(drop=True)
+        out.loc[group.index, "best"] = best_mask(group["_judged"].to_numpy(), goal, target)
+    return out.drop(columns="_judged").reset_index(drop=True)
+
+
+def _judged_means(ok: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
+    """Per cell, the mean that decides "best": references left out, privacy clipped at the floor.
+
+    A frame marked and floored by :mod:`harness.report.references` has ``reference`` and
+    ``clipped`` columns; without them every ok value is judged as it is.
+    """
+    if REFERENCE_COLUMN in ok.columns:
+        ok = ok[~ok[REFERENCE_COLUMN].astype(bool)]
+    values = ok[CLIPPED_COLUMN] if CLIPPED_COLUMN in ok.columns else ok["value"]
+    judged = ok[[*keys, "column"]].assign(judged=values.to_numpy(dtype=float))
+    return judged.groupby([*keys, "column"], sort=False)["judged"].mean().reset_index()
 
 
 def status_counts(results: pd.DataFrame) -> pd.DataFrame:
@@ -343,4 +359,11 @@ def throughput_table(results: pd.DataFrame) -> pd.DataFrame:
     minutes = ok_grouped["seconds"].sum(min_count=1).reindex(out.index) / 60.0
     out["minutes"] = minutes.astype(float)
     out["variants_per_minute"] = (out["ok"] / out["minutes"].where(out["minutes"] > 0)).astype(float)
+    if REFERENCE_COLUMN in frame.columns:  # references marked as in every other table
+        refs = set(frame.loc[frame[REFERENCE_COLUMN].astype(bool), "generator"].astype(str))
+        out = out.rename(index={g: f"{g} (reference)" for g in refs}, level="generator")
+        first = [str(g).endswith(" (reference)") for g in out.index.get_level_values("generator")]
+        blocks = [out.index.get_level_values(k) for k in index_keys[:-1]]
+        order = sorted(range(len(out)), key=lambda i: (*(str(b[i]) for b in blocks), not first[i]))
+        out = out.iloc[order]
     return out[columns]

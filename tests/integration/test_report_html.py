@@ -1,10 +1,10 @@
 """`privbench report` on a real quick run, with report.html rendered in headless Chromium.
 
-The report itself carries no script. The test writes a copy of report.html into tmp_path with
-a ``<base href>`` pointing at the report directory (so every relative link resolves as in the
-original) and a small script that, on window load, writes each image's ``naturalWidth`` into
-a ``data-`` attribute; ``chromium --headless --dump-dom`` prints the DOM after loading, which
-is parsed with the standard library. A broken or missing image has naturalWidth 0.
+The report itself carries no script, and it travels alone: its figures are embedded as base64
+PNG (tracker issue 28). The test writes a copy of report.html into an empty tmp_path folder
+(nothing next to it to load) with a small script that, on window load, writes each image's
+``naturalWidth`` into a ``data-`` attribute; ``chromium --headless --dump-dom`` prints the DOM
+after loading, which is parsed with the standard library. A broken image has naturalWidth 0.
 """
 
 from __future__ import annotations
@@ -36,19 +36,17 @@ TABLE_CAPTIONS = (
     "Privacy metrics",
     "Utility metrics",
     "Fidelity metrics",
-    "Mean rank ± sd and Friedman test",
     "Win/draw/lose vs",
     "Optimisation paths",
     "Bayesian sign test vs the oracle",
-    "Privacy–utility trade-off score (U6)",
+    "Privacy–utility trade-off score (fixed scale)",
+    "Which privacy outputs tell the raw data from new individuals",
     "Cost per generator variant",
     "Variants per minute per generator",
 )
 FIGURES = (
     "privacy_utility",
     "pareto",
-    "cd_ml_efficacy-random_forest-roc_auc",
-    "cd_anonymeter_linkability",
     "bayes_sign_test",
     "k_threshold",
     "dcr_holdout",
@@ -102,11 +100,12 @@ class _DomScan(HTMLParser):
 
 
 def render_dom(report_html: Path, work: Path) -> _DomScan:
-    """Load a checking copy of ``report_html`` in headless Chromium and parse the resulting DOM."""
+    """Load a checking copy of ``report_html``, alone in a folder, in headless Chromium; parse the DOM."""
     page = report_html.read_text(encoding="utf-8")
-    base = f'<base href="{report_html.parent.resolve().as_uri()}/">'
     assert "<head>" in page and "</body>" in page
-    page = page.replace("<head>", f"<head>\n{base}", 1).replace("</body>", f"{CHECK_SCRIPT}\n</body>", 1)
+    page = page.replace("</body>", f"{CHECK_SCRIPT}\n</body>", 1)
+    work = work / "alone"
+    work.mkdir(exist_ok=True)
     wrapper = work / "check_report.html"
     wrapper.write_text(page, encoding="utf-8")
     command = [
@@ -164,38 +163,47 @@ def test_report_html_renders_every_table_and_figure(quick_report: Path, tmp_path
     pngs = sorted((quick_report / "figures").glob("*.png"))
     assert {p.stem for p in pngs} >= set(FIGURES)
     sources = [str(img.get("src")) for img in dom.images]
-    assert sorted(sources) == sorted(f"figures/{p.name}" for p in pngs)
-    not_loaded = [img.get("src") for img in dom.images if int(img.get("data-natural-width") or 0) <= 0]
+    assert len(sources) == len(pngs) and all(s.startswith("data:image/png;base64,") for s in sources)
+    not_loaded = [img.get("alt") for img in dom.images if int(img.get("data-natural-width") or 0) <= 0]
     assert not not_loaded, f"images that did not load: {not_loaded}"
     for caption in TABLE_CAPTIONS:
         assert any(c.startswith(caption) for c in dom.captions), (
             f"table {caption!r} missing from {dom.captions}"
         )
     text = html.read_text(encoding="utf-8")
-    # 3 split seeds are 3 blocks: no Wilcoxon test can reach p < 0.05 (2/2^3), so that table is
-    # omitted with the reason (tracker issue 16); every other table and figure is there.
+    # identity is a reference: two methods are compared, so no Friedman ranks (3 are needed) and no CD
+    # diagram; 3 split seeds are 3 blocks: no Wilcoxon test can reach p < 0.05 (2/2^3) (tracker issue 16).
     omitted = re.findall(r"Table omitted: [^<]*", text)
-    assert len(omitted) == 1 and "too few blocks paired with the control" in omitted[0], omitted
-    assert "Figure skipped" not in text
+    assert len(omitted) == 2, omitted
+    assert "at least 3 treatments" in omitted[0] and "too few blocks paired with the control" in omitted[1]
+    assert len(re.findall("Figure skipped", text)) == 2 and "Critical-difference diagram" in text
+    assert text.index("Verdict") < text.index("Overview") and "3 more split seeds (6 blocks)" in text
+    assert '<img src="figures/' not in text
     assert "<script" not in text
     assert not re.search(r'(src|href)="(https?:)?//', text), "the report must not reference the network"
     assert "privbench" in text and "Report settings" in text and "Versions" in text
 
 
-def test_a_missing_image_is_detected(quick_report: Path, tmp_path: Path) -> None:
-    """The check itself works: an image whose file is gone has naturalWidth 0."""
+def test_a_broken_image_is_detected(quick_report: Path, tmp_path: Path) -> None:
+    """The check itself works: an embedded image whose bytes are not a PNG has naturalWidth 0."""
     copy = tmp_path / "report"
     shutil.copytree(quick_report, copy)
-    (copy / "figures" / "pareto.png").unlink()
+    page = (copy / "report.html").read_text(encoding="utf-8")
+    start = page.index('src="data:image/png;base64,') + len('src="data:image/png;base64,')
+    page = page[:start] + "AAAA" + page[page.index('"', start) :]
+    (copy / "report.html").write_text(page, encoding="utf-8")
     dom = render_dom(copy / "report.html", tmp_path)
-    broken = [img.get("src") for img in dom.images if int(img.get("data-natural-width") or 0) <= 0]
-    assert broken == ["figures/pareto.png"]
+    broken = [img for img in dom.images if int(img.get("data-natural-width") or 0) <= 0]
+    assert len(broken) == 1 and broken[0] is dom.images[0]
 
 
 def test_report_settings_flags_and_file(quick_report: Path, privbench: Runner, tmp_path: Path) -> None:
     """Flags and RUN_DIR/report.yaml choose the comparisons; a missing treatment omits the table with a note."""
     run_dir = quick_report.parent
-    (run_dir / "report.yaml").write_text("control: uniform\nrank_metrics: [ks_complement]\n")
+    # identity made a method (only real_holdout is a reference): three methods can be ranked
+    (run_dir / "report.yaml").write_text(
+        "control: uniform\nrank_metrics: [ks_complement]\nreferences: [real_holdout]\n"
+    )
     try:
         privbench(
             "report",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import json
 import math
 import re
@@ -336,19 +337,22 @@ def test_build_report_writes_every_file_it_returns(report: dict[str, Path]) -> N
     assert r"\toprule" in tex and r"\bottomrule" in tex
 
 
-def test_report_html_references_every_figure(report: dict[str, Path]) -> None:
+def test_report_html_embeds_every_figure(report: dict[str, Path]) -> None:
+    """report.html travels alone: every figure is a base64 PNG inside it, none a link to figures/."""
     html = report["report_html"].read_text()
     pngs = sorted(report["figures_dir"].glob("*.png"))
     assert {p.stem for p in pngs} >= {"privacy_utility", "box_privacy_adult", "box_fidelity_adult", "cost"}
+    sources = re.findall(r'<img src="([^"]+)"', html)
+    assert len(sources) == len(pngs) and '<img src="figures/' not in html
+    embedded = {base64.b64decode(s.split(",", 1)[1]) for s in sources}
     for png in pngs:
-        assert f'src="figures/{png.name}"' in html
+        assert png.read_bytes() in embedded  # the same bytes as the file next to it
         assert png.read_bytes().startswith(PNG_SIGNATURE)
         assert png.stat().st_size > 5000
         assert png.with_suffix(".pdf").exists()
-    sources = re.findall(r'src="([^"]+)"', html)
-    assert all((report["report_md"].parent / s).exists() for s in sources)
+    assert all(s.startswith("data:image/png;base64,") for s in sources)
     assert "<script" not in html and "http://" not in html and "https://" not in html
-    assert "seed: 0 # &lt;b&gt;" in html  # the config, escaped, in a <pre>
+    assert '<a href="config.yaml">config.yaml</a>' in html  # the configuration: a file, linked
     assert "privbench: 0.1.0" in html  # versions from the results
     assert "timeout" in html
 
@@ -357,7 +361,9 @@ def test_report_markdown_has_tables_inline_and_figures_linked(report: dict[str, 
     markdown = report["report_md"].read_text()
     assert "| dataset | generator |" in markdown
     assert "![" in markdown and "(figures/privacy_utility.png)" in markdown
-    assert "```text\ngenerator: ctgan" in markdown
+    # the configuration is a file next to the report, linked, not hundreds of lines inline
+    assert "```text" not in markdown and "[config.yaml](config.yaml)" in markdown
+    assert report["config.yaml"].read_text() == "generator: ctgan\nseed: 0 # <b>\n"
 
 
 def test_report_when_every_trial_failed(tmp_path: Path) -> None:

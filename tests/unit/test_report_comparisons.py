@@ -6,6 +6,7 @@ and ctgan, whose second adult seed timed out) is reused; see its VALUES table.
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 from dataclasses import replace
@@ -25,7 +26,6 @@ from harness.report.comparisons import (
     paths_table,
     rank_table,
     sign_test_table,
-    tradeoff_table,
     win_draw_lose_table,
 )
 from harness.report.figures import FigureSkipped
@@ -94,7 +94,10 @@ def test_a_single_unit_with_several_seeds_blocks_on_the_seeds(frame: pd.DataFram
     resolved = resolve_settings(adult)
     assert resolved.blocks == REPLICATE_BLOCKS and REPLICATE_NOTE in resolved.notes
     complete = adult[adult["label"] != CTGAN]  # ctgan's seed 1 timed out: Friedman drops that block
-    ranks = rank_table(complete, resolve_settings(complete))
+    # 3 variants over 2 seeds: the smallest exact Friedman p is 1/3! = 0.167, so at α = 0.05 no rank test
+    with pytest.raises(TableSkipped, match="smallest attainable exact p"):
+        rank_table(complete, resolve_settings(complete))
+    ranks = rank_table(complete, replace(resolve_settings(complete), alpha=0.2))
     assert set(ranks.numbers["n_blocks"]) == {2}  # Friedman runs (it was omitted with one block)
     # Two seeds: the smallest attainable p is 2/2^2 = 0.5, so at α = 0.6 the pairs can be tested.
     table = control_table(adult, replace(resolved, alpha=0.6))
@@ -175,7 +178,13 @@ def test_rank_table_hand_computed(frame: pd.DataFrame, settings: ReportSettings)
     assert auc["mean_rank"].to_dict() == {REAL: 1.5, CTGAN: 2.0, HIGH: 2.5, LOW: 4.0}
     expected = stats.friedmanchisquare([0.85, 0.85], [0.65, 0.65], [0.80, 0.80], [0.70, 0.96])
     assert auc["statistic"].iloc[0] == pytest.approx(expected.statistic)
-    assert auc["p_value"].iloc[0] == pytest.approx(expected.pvalue)
+    # Two blocks: the χ² approximation is not used; the p is a permutation p, close to the exact one
+    # (block 1's ranks fixed, the 4! orderings of block 2 equally likely under the null).
+    assert auc["p_method"].iloc[0] == "permutation"
+    first, second = np.array([1, 4, 2, 3]), np.array([2, 4, 3, 1])  # real, low, high, ctgan per block
+    observed = np.sum((first + second) ** 2)
+    exact = np.mean([np.sum((first + np.array(p)) ** 2) >= observed for p in itertools.permutations(second)])
+    assert auc["p_value"].iloc[0] == pytest.approx(exact, abs=0.01)
     text = table.display.text
     assert list(text["generator"])[-2:] == ["Friedman χ² (p)", "blocks"]
     assert text.loc[text["generator"] == REAL, "ml_efficacy/roc_auc ↑"].iloc[0] == "1.50 ± 0.71"
@@ -219,9 +228,12 @@ def test_optimisation_paths_and_sign_test(frame: pd.DataFrame, settings: ReportS
     assert sign.loc["real_holdout", ["n_lose", "n_draw", "n_win"]].tolist() == [1, 1, 0]
 
 
-def test_tradeoff_needs_distance_rows(frame: pd.DataFrame, settings: ReportSettings) -> None:
-    with pytest.raises(TableSkipped, match="dcr_nndr rows"):
-        tradeoff_table(frame, settings)
+def test_rank_table_needs_blocks_that_can_reach_alpha(frame: pd.DataFrame, settings: ReportSettings) -> None:
+    three = frame[frame["label"] != REAL]  # 3 variants over 2 blocks: the smallest exact p is 1/3! > 0.05
+    table = None
+    with pytest.raises(TableSkipped, match=r"smallest attainable exact p is \(k!\)\^\(1 − N\) = 0.167"):
+        table = rank_table(three, settings)
+    assert table is None
 
 
 def test_throughput_hand_computed(frame: pd.DataFrame) -> None:
@@ -311,18 +323,24 @@ def test_k_threshold_and_dcr_figures(frame: pd.DataFrame, tmp_path: Path) -> Non
 
 def test_report_with_comparisons(tmp_path: Path) -> None:
     paths = build_report(to_results_frame(_rows()), tmp_path, title="Demo")
-    for stem in ("ranks", "optimisation_paths", "bayes_sign_test", "throughput"):
+    for stem in ("optimisation_paths", "bayes_sign_test", "throughput"):
         for ext in ("md", "csv", "tex"):
             assert paths[f"tables/{stem}.{ext}"].is_file()
-    for stem in ("pareto", "bayes_sign_test", "cd_ml_efficacy-roc_auc", "cd_anonymeter_linkability-risk"):
+    for stem in ("pareto", "bayes_sign_test"):
         assert paths[f"figures/{stem}.png"].read_bytes().startswith(PNG_SIGNATURE)
     markdown = paths["report_md"].read_text()
     assert "Table omitted: no column to compare with the baseline" in markdown
-    assert "Table omitted: dcr_nndr rows" in markdown
-    # two datasets are two blocks: no Wilcoxon test can reach p < 0.05 (issue 16)
-    assert "tables/wilcoxon_holm.md" not in paths
-    assert "Table omitted: no comparison with the control 'real_holdout': too few blocks paired" in markdown
-    assert r"\toprule" in paths["tables/ranks.tex"].read_text()
+    # no calibration rows: the privacy part of the trade-off score has no fixed scale
+    assert "Table omitted: anonymeter_linkability/risk has no leakage index" in markdown
+    # real_holdout is a reference: it is never the control, never ranked; 3 methods over 2 datasets (blocks)
+    # cannot make a Friedman test significant (smallest exact p 1/3! = 0.167), nor a Wilcoxon test (issue 16)
+    assert "tables/wilcoxon_holm.md" not in paths and "tables/ranks.md" not in paths
+    assert "Table omitted: no comparison with the control 'ctgan': too few blocks paired" in markdown
+    assert "smallest attainable exact p is (k!)^(1 − N) = 0.167" in markdown
+    assert "cd_ml_efficacy-roc_auc.png" not in markdown and "no Friedman test, no diagram" in markdown
+    assert "real_holdout (reference)" in paths["tables/summary_utility.md"].read_text()
+    assert "real_holdout" not in paths["tables/bayes_sign_test.md"].read_text()
+    assert r"\toprule" in paths["tables/optimisation_paths.tex"].read_text()
 
 
 def test_report_of_one_generator_degrades_gracefully(tmp_path: Path) -> None:
