@@ -4,23 +4,34 @@ The file is read exactly as the loader reads it (:func:`harness.datasets.readers
 header row, ``,`` separator, pandas' default missing-value strings) and each decision is
 printed, one line each. The rules (tracker issue 16):
 
-* **Kinds.** A column whose every present value is a whole number is ``integer``, with one
-  exception: at most :data:`MAX_CODE_LEVELS` distinct values make it ``categorical`` (codes
-  and flags such as 0/1 or 1-5). Other numbers are ``continuous``; anything else is
-  ``categorical``. A text column whose values are all distinct (at least
-  :data:`MIN_ID_ROWS` rows), or an id-like name (``id``, ``*_id``, ``index``, ``Unnamed: 0``)
-  with all values distinct, is an ``identifier`` (read, then dropped by the loader). A column
-  with no value at all goes to ``source.drop``.
+* **Kinds.** A column whose every present value is a whole number is ``integer`` (counts and
+  amounts stay numeric), except: two distinct values (a flag such as 0/1) make it
+  ``categorical``, and at most :data:`MAX_CODE_LEVELS` small values under a rating-like name
+  (``EnvironmentSatisfaction``, ``JobLevel``: :mod:`harness.column_roles`) make it ``ordinal``,
+  and numbers written with leading zeros (``01001``) are ``categorical`` codes.
+  Other small whole-number columns stay ``integer`` and are flagged (CHECK) for the user: an
+  ordered scale is ``ordinal``, unordered codes are ``categorical``. Other numbers are
+  ``continuous``. Text whose levels all belong to a known ordered scale (Poor < Fair < Good <
+  Excellent, Low/Medium/High, ...) is ``ordinal`` in the scale's order; other text is
+  ``categorical``. A text column whose values are all distinct (at least :data:`MIN_ID_ROWS`
+  rows), or an id-like name (``id``, ``*_id``, ``index``, ``Unnamed: 0``) with all values
+  distinct, is an ``identifier`` (read, then dropped by the loader). A column with no value at
+  all goes to ``source.drop``. A header naming one column twice is refused.
 * **Categories.** Categorical columns with at most :data:`MAX_DECLARED_CATEGORIES` levels
-  declare them (sorted; whole numbers numerically), so the loader rejects other values; larger
-  ones are left undeclared.
-* **Target** (a suggestion, or ``--target``): the last categorical column with 2 to
-  :data:`MAX_TARGET_CLASSES` classes; ``task`` is ``binary`` for two classes, ``multiclass``
-  for more, ``regression`` for a numeric ``--target``. None found: no target, task ``none``.
-* **QI set** (a suggestion): the columns whose name looks like a quasi-identifier
-  (:data:`QI_NAME`: age, sex, gender, zip, postcode, race, marital, education, occupation,
-  country, ...); when fewer than :data:`MIN_QI` match, the first other columns of 2 to
-  :data:`MAX_QI_LEVELS` distinct values fill it up to :data:`MIN_QI`. The target is never in it.
+  declare them (sorted; whole numbers numerically; ordinal columns in their order), so the
+  loader rejects other values; larger ones are left undeclared.
+* **Target** (a suggestion, or ``--target``): a binary column named like an outcome
+  (attrition, churn, default, income, target, label, ...), else a column named like an outcome
+  with 2 to :data:`MAX_TARGET_CLASSES` classes, else the last binary column, else the last
+  categorical column with 2 to :data:`MAX_TARGET_CLASSES` classes; the line says which rule chose
+  it and how to change it. ``task`` is ``binary`` for two classes, ``multiclass`` for more,
+  ``regression`` for a numeric ``--target``. None found: no target, task ``none``.
+* **QI set** (a suggestion, or ``--qi``): the columns whose name reads like a quasi-identifier
+  in any spelling (``MaritalStatus``, ``marital_status``; :mod:`harness.column_roles`); when fewer
+  than :data:`MIN_QI` match, the first other columns of 2 to :data:`MAX_QI_LEVELS` distinct
+  values fill it up to :data:`MIN_QI`. The target is never in it.
+* **Sensitive attributes** (a suggestion, or ``--sensitive``): the columns named like what an
+  attacker would infer (income, pay, health, religion, ...), QIs excluded.
 * **Missing values** are counted per column. Missing cells stay missing (NA) in the loaded
   table; when the target has missing values the YAML sets ``preprocess: {drop_na_target: true}``
   (the loader drops the unlabelled rows only; ``drop_na_rows: true`` would keep complete rows).
@@ -29,7 +40,6 @@ printed, one line each. The rules (tracker issue 16):
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import re
 from collections.abc import Sequence
@@ -38,14 +48,23 @@ from pathlib import Path
 from typing import Any
 
 import pandas as pd
-import yaml
 
+from harness.column_roles import (
+    duplicated,
+    is_count_name,
+    is_outcome_name,
+    is_qi_name,
+    is_scale_code_name,
+    is_sensitive_name,
+    scale_order,
+)
+from harness.dataset_yaml import check_yaml, render_yaml
 from harness.datasets.readers import read_table
 from harness.datasets.source import SourceConfig
 from harness.errors import ConfigError, DataError
 
 MAX_CODE_LEVELS = 10
-"""An all-whole-number column with at most this many distinct values is categorical."""
+"""Small whole-number columns (at most this many distinct values) may be scale codes."""
 MAX_DECLARED_CATEGORIES = 50
 """Categorical columns with at most this many levels get ``categories`` in the YAML."""
 MAX_TARGET_CLASSES = 20
@@ -56,14 +75,7 @@ MIN_QI = 3
 """A suggested QI set is filled up to this many columns (when the table has them)."""
 MAX_QI_LEVELS = 100
 """Filler QI columns have 2 to this many distinct values (low / medium cardinality)."""
-QI_NAME = re.compile(
-    r"(^|[^a-z])(age|sex|gender|zip|zipcode|postcode|postal|plz|birth|dob|yob|race|ethnic\w*|"
-    r"marital|education|edu|occupation|job|nationality|country|native\w*|region|county|city|"
-    r"state|religion|puma|residence)([^a-z]|$)"
-)
 ID_NAME = re.compile(r"(id|.*[_ .-]id|identifier|index|unnamed: \d+)")
-YAML_WORDS = {"y", "n", "yes", "no", "true", "false", "on", "off", "null", "none", "~"}
-PLAIN = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*")
 
 
 @dataclass
@@ -91,6 +103,9 @@ class Inferred:
     drop_na_target: bool
     decisions: list[str] = field(default_factory=list)
     target_given: bool = False
+    sensitive: list[str] = field(default_factory=list)
+    qi_given: bool = False
+    sensitive_given: bool = False
 
 
 # ---------------------------------------------------------------------- reading
@@ -106,7 +121,31 @@ def read_cells(path: Path) -> pd.DataFrame:
         raise DataError(f"{path}: file not found; expected a CSV or parquet table")
     if not path.is_file():
         raise DataError(f"{path}: not a regular file; expected a CSV or parquet table")
-    return read_table(path, path.read_bytes(), SourceConfig(kind="path"), names=())
+    data = path.read_bytes()
+    twice = duplicated(_header(path, data))
+    if twice:
+        raise DataError(
+            f"{path}: the header names column(s) {', '.join(map(repr, twice))} more than once; "
+            "expected one name per column (rename the duplicates)"
+        )
+    return read_table(path, data, SourceConfig(kind="path"), names=())
+
+
+def _header(path: Path, data: bytes) -> list[str]:
+    """The names of a CSV file's header row as written (pandas renames duplicates ``X.1``)."""
+    import csv
+    import gzip
+    import io
+
+    if path.suffix == ".parquet" or data[:4] == b"PAR1":
+        return []
+    if data[:2] == b"\x1f\x8b":
+        try:
+            data = gzip.decompress(data)
+        except OSError:
+            return []
+    first = data.split(b"\n", 1)[0].decode("utf-8-sig", errors="replace").rstrip("\r")
+    return [name.strip() for name in next(csv.reader(io.StringIO(first)), [])]
 
 
 def dataset_name(path: Path, name: str | None) -> str:
@@ -127,7 +166,14 @@ def dataset_name(path: Path, name: str | None) -> str:
 
 
 # ---------------------------------------------------------------------- inference
-def infer(cells: pd.DataFrame, name: str, *, target: str | None = None) -> Inferred:
+def infer(
+    cells: pd.DataFrame,
+    name: str,
+    *,
+    target: str | None = None,
+    qi: Sequence[str] | None = None,
+    sensitive: Sequence[str] | None = None,
+) -> Inferred:
     """Infer kinds, categories, target, task and QI set of a table of text cells.
 
     Parameters
@@ -138,11 +184,14 @@ def infer(cells: pd.DataFrame, name: str, *, target: str | None = None) -> Infer
         Dataset name.
     target : str, optional
         The target column (``--target``); default: a suggested one.
+    qi, sensitive : sequence of str, optional
+        The QI set (``--qi``) and sensitive attributes (``--sensitive``); default: suggested.
 
     Raises
     ------
     DataError
-        If ``target`` is not a column, is an identifier, is empty or has one class.
+        If ``target`` is not a column, is an identifier, is empty or has one class; if a ``qi`` or
+        ``sensitive`` name is not a usable column.
     """
     given = target
     columns = [_guess(str(col), cells[col]) for col in cells.columns]
@@ -152,8 +201,28 @@ def infer(cells: pd.DataFrame, name: str, *, target: str | None = None) -> Infer
         decisions.append(f"column {col.name}: {col.kind} ({col.why})")
     target, task, why = _target(cells, columns, target)
     decisions.append(f"target: {target} (task {task}; {why})" if target else f"target: none ({why})")
-    qi, qi_why = _qi(columns, target)
-    decisions.append(f"QI set 'suggested': {', '.join(qi)} ({qi_why})" if qi else f"QI set: none ({qi_why})")
+    chosen_qi = _named(qi, columns, "--qi") if qi is not None else None
+    if chosen_qi is not None:
+        qi_set, qi_why = chosen_qi, "--qi"
+    else:
+        qi_set, qi_why = _qi(columns, target)
+    decisions.append(
+        f"QI set 'suggested': {', '.join(qi_set)} ({qi_why})" if qi_set else f"QI set: none ({qi_why})"
+    )
+    chosen_sensitive = _named(sensitive, columns, "--sensitive") if sensitive is not None else None
+    if chosen_sensitive is not None:
+        sensitive_set, sensitive_why = chosen_sensitive, "--sensitive"
+    else:
+        sensitive_set = [
+            c.name for c in columns if c.kind not in ("identifier", "drop") and c.name not in qi_set
+            and is_sensitive_name(c.name)
+        ]  # fmt: skip
+        sensitive_why = "SUGGESTED: named like what an attacker would infer; --sensitive to choose"
+    decisions.append(
+        f"sensitive: {', '.join(sensitive_set)} ({sensitive_why})"
+        if sensitive_set
+        else "sensitive: none suggested (no column named like income, health, religion, ...; --sensitive to set)"
+    )
     for col in columns:
         if col.missing:
             decisions.append(f"missing: {col.name}: {col.missing} of {len(cells)} values")
@@ -170,7 +239,20 @@ def infer(cells: pd.DataFrame, name: str, *, target: str | None = None) -> Infer
         decisions.append(
             "missing cells stay missing (NA); preprocess.drop_na_rows=true would keep complete rows"
         )
-    return Inferred(name, len(cells), columns, target, task, qi, drop_na, decisions, given is not None)
+    return Inferred(
+        name, len(cells), columns, target, task, qi_set, drop_na, decisions, given is not None,
+        sensitive_set, qi is not None, sensitive is not None,
+    )  # fmt: skip
+
+
+def _named(names: Sequence[str], columns: Sequence[ColumnGuess], option: str) -> list[str]:
+    usable = {c.name for c in columns if c.kind not in ("identifier", "drop")}
+    for name in names:
+        if name not in usable:
+            raise DataError(
+                f"{option} {name!r} is not a usable column; expected some of: {', '.join(sorted(usable))}"
+            )
+    return list(dict.fromkeys(names))
 
 
 def _guess(name: str, values: pd.Series) -> ColumnGuess:
@@ -185,14 +267,42 @@ def _guess(name: str, values: pd.Series) -> ColumnGuess:
         return ColumnGuess(name, "identifier", levels, missing, why="id-like name, all values distinct")
     if numbers.notna().all():
         whole = bool((numbers % 1 == 0).all())
+        if present.str.fullmatch(r"[+-]?0\d+").any():
+            declared = _sorted_levels(present) if levels <= MAX_DECLARED_CATEGORIES else None
+            return ColumnGuess(
+                name, "categorical", levels, missing, declared, "numbers with leading zeros: codes"
+            )
+        if whole and levels == 2:
+            return ColumnGuess(
+                name,
+                "categorical",
+                levels,
+                missing,
+                _sorted_levels(present),
+                "whole numbers, 2 values: a flag",
+            )
         if whole and levels <= MAX_CODE_LEVELS:
-            cats = _sorted_levels(present)
-            why = f"whole numbers, {levels} distinct values <= {MAX_CODE_LEVELS}: codes"
-            return ColumnGuess(name, "categorical", levels, missing, cats, why)
+            span = f"{int(numbers.min())}-{int(numbers.max())}"
+            if is_scale_code_name(name):
+                why = f"whole numbers {span}, named like a rating: ordered codes"
+                return ColumnGuess(name, "ordinal", levels, missing, _sorted_levels(present), why)
+            if is_count_name(name):
+                return ColumnGuess(
+                    name, "integer", levels, missing, why=f"whole numbers {span}, named like a count"
+                )
+            why = (
+                f"whole numbers {span} ({levels} values): kept numeric; CHECK: an ordered scale is kind "
+                "ordinal, unordered codes are kind categorical"
+            )
+            return ColumnGuess(name, "integer", levels, missing, why=why)
         kind = "integer" if whole else "continuous"
         return ColumnGuess(name, kind, levels, missing, why=f"{'whole' if whole else 'real'} numbers")
     if all_distinct and len(present) >= MIN_ID_ROWS:
         return ColumnGuess(name, "identifier", levels, missing, why="text, every value distinct")
+    ordered = scale_order(present.unique())
+    if ordered is not None:
+        why = f"text, {levels} levels of an ordered scale: {' < '.join(ordered)}"
+        return ColumnGuess(name, "ordinal", levels, missing, ordered, why)
     declared = _sorted_levels(present) if levels <= MAX_DECLARED_CATEGORIES else None
     return ColumnGuess(name, "categorical", levels, missing, declared, f"text, {levels} levels")
 
@@ -222,20 +332,38 @@ def _target(
         if col.levels < 2:
             raise DataError(f"--target {given!r} has a single class; a target needs at least two")
         return given, "binary" if col.levels == 2 else "multiclass", f"--target, {col.levels} classes"
-    for col in reversed(columns):
-        if col.kind == "categorical" and 2 <= col.levels <= MAX_TARGET_CLASSES:
+    classes = [
+        c for c in columns if c.kind in ("categorical", "ordinal") and 2 <= c.levels <= MAX_TARGET_CLASSES
+    ]
+    rules: tuple[tuple[str, Any], ...] = (
+        ("the last binary column named like an outcome", lambda c: c.levels == 2 and is_outcome_name(c.name)),
+        (
+            f"the last column named like an outcome, {MAX_TARGET_CLASSES} classes at most",
+            lambda c: is_outcome_name(c.name),
+        ),
+        (
+            "the last binary column named like a status or flag",
+            lambda c: c.levels == 2 and is_outcome_name(c.name, weak=True),
+        ),
+        ("the last binary column", lambda c: c.levels == 2),
+        (f"the last column with 2-{MAX_TARGET_CLASSES} classes", lambda c: True),
+    )
+    for rule, accepts in rules:
+        chosen = [c for c in classes if accepts(c)]
+        if chosen:
+            col = chosen[-1]
             task = "binary" if col.levels == 2 else "multiclass"
-            return (
-                col.name,
-                task,
-                f"SUGGESTED: last column with 2-{MAX_TARGET_CLASSES} classes; --target to change",
-            )
+            return col.name, task, f"SUGGESTED: {rule}, {col.levels} classes; --target COL to choose another"
     return None, "none", f"no categorical column with 2-{MAX_TARGET_CLASSES} classes; --target to set one"
 
 
 def _qi(columns: Sequence[ColumnGuess], target: str | None) -> tuple[list[str], str]:
-    usable = [c for c in columns if c.kind in ("integer", "continuous", "categorical") and c.name != target]
-    named = [c.name for c in usable if QI_NAME.search(c.name.lower().replace("_", " "))]
+    usable = [
+        c
+        for c in columns
+        if c.kind in ("integer", "continuous", "categorical", "ordinal") and c.name != target
+    ]
+    named = [c.name for c in usable if is_qi_name(c.name)]
     qi = list(named)
     for col in usable:
         if len(qi) >= MIN_QI:
@@ -248,79 +376,9 @@ def _qi(columns: Sequence[ColumnGuess], target: str | None) -> tuple[list[str], 
     return qi, why
 
 
-# ---------------------------------------------------------------------- YAML
-def render_yaml(inferred: Inferred, files: Sequence[dict[str, str]], *, command: str) -> str:
-    """The dataset YAML text, suggestions marked ``SUGGESTED`` in comments.
-
-    Parameters
-    ----------
-    inferred : Inferred
-    files : sequence of dict
-        ``source.files`` entries (``path`` and optionally ``role``).
-    command : str
-        The command that wrote it (first comment line).
-    """
-    lines = [
-        f"# Written by `{command}`: column kinds inferred from the data (harness/dataset_init.py",
-        "# documents the rules). Lines marked SUGGESTED are guesses: check them before you publish.",
-        f"name: {_q(inferred.name)}",
-        f"description: {_q(f'{inferred.n_rows} rows, inferred by privbench init')}",
-        "source:",
-        "  kind: path",
-        "  files:   # relative paths resolve from the directory you run privbench in",
-        *[f"    - {_flow(entry)}" for entry in files],
-    ]
-    dropped = [c.name for c in inferred.columns if c.kind == "drop"]
-    if dropped:
-        lines.append(f"  drop: {_flow(dropped)}   # columns without any value")
-    lines.append("columns:")
-    for col in inferred.columns:
-        if col.kind == "drop":
-            continue
-        body = {"kind": col.kind, **({"categories": col.categories} if col.categories else {})}
-        lines.append(f"  {_q(col.name)}: {_flow(body) if len(body) > 1 else col.kind}   # {col.why}")
-    if inferred.target is not None:
-        why = "--target" if inferred.target_given else "SUGGESTED (privbench init --target COL to choose)"
-        lines.append(f"target: {_q(inferred.target)}   # {why}")
-    lines.append(f"task: {inferred.task}")
-    if inferred.qi:
-        lines.append("qi_sets:   # SUGGESTED quasi-identifiers: the attacker's background knowledge")
-        lines.append(f"  suggested: {_flow(inferred.qi)}")
-    if inferred.drop_na_target:
-        lines.append("preprocess: {drop_na_target: true}   # the target has missing values: drop those rows")
-    return "\n".join(lines) + "\n"
-
-
-def _q(value: str) -> str:
-    if PLAIN.fullmatch(value) and value.lower() not in YAML_WORDS:
-        return value
-    return json.dumps(value)
-
-
-def _flow(value: Any) -> str:
-    if isinstance(value, dict):
-        return "{" + ", ".join(f"{_q(str(k))}: {_flow(v)}" for k, v in value.items()) + "}"
-    if isinstance(value, list):
-        return "[" + ", ".join(_flow(v) for v in value) + "]"
-    return _q(str(value))
-
-
-def check_yaml(text: str, name: str) -> None:
-    """Build the spec from ``text`` and load its data (relative paths from the working directory).
-
-    Raises
-    ------
-    ConfigError, DataError
-        Whatever the loader says about it.
-    """
-    from harness.datasets import load_dataset
-    from harness.spec import DatasetSpec
-
-    spec = DatasetSpec.from_dict(yaml.safe_load(text), name=name)
-    load_dataset(spec)
-
-
 # ---------------------------------------------------------------------- command
+
+
 def is_bundled(name: str) -> bool:
     """True when ``experiments/dataset/<name>.yaml`` is a bundled dataset."""
     from harness.registry import CONFIG_ROOT
@@ -336,7 +394,15 @@ def source_path(path: Path) -> str:
         return str(path.resolve())
 
 
-def init_dataset(data: Path, out_dir: Path, *, name: str | None = None, target: str | None = None) -> Path:
+def init_dataset(
+    data: Path,
+    out_dir: Path,
+    *,
+    name: str | None = None,
+    target: str | None = None,
+    qi: Sequence[str] | None = None,
+    sensitive: Sequence[str] | None = None,
+) -> Path:
     """Write ``out_dir/dataset/<name>.yaml`` for ``data`` and print every decision.
 
     Returns
@@ -357,7 +423,7 @@ def init_dataset(data: Path, out_dir: Path, *, name: str | None = None, target: 
         raise ConfigError(f"{out} exists; not overwritten (remove it, or give --name NAME or -o DIR)")
     if is_bundled(name):
         raise ConfigError(f"dataset name {name!r} is a bundled dataset's; give another with --name NAME")
-    inferred = infer(read_cells(data), name, target=target)
+    inferred = infer(read_cells(data), name, target=target, qi=qi, sensitive=sensitive)
     text = render_yaml(inferred, [{"path": source_path(data)}], command=f"privbench init {data}")
     check_yaml(text, name)
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -377,10 +443,51 @@ def add_init_parser(sub: Any) -> None:
         "-o", "--output", type=Path, default=Path("conf"), help="config folder (default ./conf)"
     )
     init.add_argument("--name", default=None, help="dataset name (default: the file's stem)")
-    init.add_argument("--target", default=None, help="target column (default: a suggested one)")
+    add_role_options(init)
+
+
+def add_role_options(parser: Any) -> None:
+    """``--target``, ``--qi`` and ``--sensitive`` (``init`` and ``evaluate``)."""
+    parser.add_argument("--target", default=None, help="target column (default: a suggested one)")
+    parser.add_argument(
+        "--qi",
+        default=None,
+        type=_names,
+        help="comma-separated quasi-identifier columns (default: suggested)",
+    )
+    parser.add_argument(
+        "--sensitive",
+        default=None,
+        type=_names,
+        help="comma-separated sensitive columns (default: suggested)",
+    )
+
+
+def _names(text: str) -> list[str]:
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    if not names:
+        raise argparse.ArgumentTypeError("expected comma-separated column names")
+    return names
 
 
 def init_cli(args: argparse.Namespace) -> int:
     """``privbench init``: :func:`init_dataset` with the parsed arguments; returns 0."""
-    init_dataset(args.data, args.output, name=args.name, target=args.target)
+    init_dataset(
+        args.data, args.output, name=args.name, target=args.target, qi=args.qi, sensitive=args.sensitive
+    )
     return 0
+
+
+__all__ = [
+    "ColumnGuess",
+    "Inferred",
+    "add_init_parser",
+    "add_role_options",
+    "check_yaml",
+    "dataset_name",
+    "infer",
+    "init_cli",
+    "init_dataset",
+    "read_cells",
+    "render_yaml",
+]

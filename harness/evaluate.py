@@ -20,11 +20,15 @@ Built on the ordinary machinery, nothing re-implemented:
 4. ``privbench report`` machinery into ``OUT/report``, and ``OUT/summary.csv``: per release, the
    report's privacy headline, its leakage index and the utility headline.
 
-**Splits.** With ``--holdout``: ``split.kind=predefined``, ``split.control=test``: all of REAL
-trains, H is both the attacker's "new individuals" and the utility test set. Without it, REAL
-is split as usual (``split.kind=holdout``): privbench does not know which rows the release was
-made from, so its privacy numbers compare the release with the part of REAL it calls training
-(about 60 %), and the "new individuals" reference is rows the release may have seen.
+**Splits.** With ``--holdout``: ``split.kind=predefined``, ``split.control=half_of_test``: all
+of REAL trains; H is halved (stratified on the target): one half is the attacker's "new
+individuals" (the control rows, which the ``real_holdout`` reference releases), the other half
+is the utility test set. So no release — the user's, ``identity`` (REAL itself) or
+``real_holdout`` — is ever scored on rows it or its generator saw. Without ``--holdout``, REAL is
+split as usual (``split.kind=holdout``): privbench does not know which rows the release was made
+from, so its privacy numbers compare the release with the part of REAL it calls training (about
+60 %), the "new individuals" reference is rows the release may have seen, and its utility test
+rows may have been seen too (optimistic): the summary says so.
 """
 
 from __future__ import annotations
@@ -42,6 +46,7 @@ import pandas as pd
 import yaml
 
 from harness.dataset_init import (
+    add_role_options,
     check_yaml,
     dataset_name,
     infer,
@@ -76,6 +81,7 @@ def add_evaluate_parser(sub: Any) -> None:
     ev.add_argument("--holdout", type=Path, default=None, help="real rows the releases never saw")
     ev.add_argument("--dataset", default=None, help="dataset YAML file or name (default: inferred)")
     ev.add_argument("--suite", default="default", help="metric suite (default: default)")
+    add_role_options(ev)
     ev.add_argument(
         "-o", "--output", type=Path, default=None, help="output folder (default ./evaluate_<name>)"
     )
@@ -91,7 +97,8 @@ def evaluate_cli(args: argparse.Namespace) -> int:
     files = [{"path": str(real.resolve()), "role": "train"}]
     if holdout is not None:
         files.append({"path": str(holdout.resolve()), "role": "test"})
-    name, text, decisions = _dataset_yaml(args.dataset, real, holdout, files)
+    roles = {"target": args.target, "qi": args.qi, "sensitive": args.sensitive}
+    name, text, decisions = _dataset_yaml(args.dataset, real, holdout, files, roles)
     spec = DatasetSpec.from_dict(yaml.safe_load(text), name=name)
     out = args.output or Path(f"evaluate_{name}")
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
@@ -101,7 +108,8 @@ def evaluate_cli(args: argparse.Namespace) -> int:
     check_yaml(text, name)
     _write_configs(out / "conf", name, text, releases)
     split = (
-        "split: predefined: all of REAL trains; H is the new individuals (control) and the test rows"
+        f"split: all {_rows(real)} rows of REAL ({real.name}) train; the {_rows(holdout)} rows of H ({holdout.name}) "
+        "are halved: new individuals (control, released by real_holdout) and utility test rows"
         if holdout is not None
         else "split: REAL is split (holdout); the release's training rows are unknown to privbench, so its "
         "privacy numbers compare the release with the part of REAL called training"
@@ -114,7 +122,8 @@ def evaluate_cli(args: argparse.Namespace) -> int:
         raise DataError(
             f"evaluate: the run wrote no result rows (exit status {code}); see the messages above"
         )
-    _report(run_dir, out, _generators(releases, holdout is not None))
+    held = _held_rows(releases, spec, real, holdout) if holdout is not None else {}
+    _report(run_dir, out, _generators(releases, holdout is not None), held)
     return code
 
 
@@ -135,9 +144,17 @@ def _releases(paths: list[Path]) -> list[Release]:
 
 
 def _dataset_yaml(
-    dataset: str | None, real: Path, holdout: Path | None, files: list[dict[str, str]]
+    dataset: str | None,
+    real: Path,
+    holdout: Path | None,
+    files: list[dict[str, str]],
+    roles: dict[str, Any] | None = None,
 ) -> tuple[str, str, list[str]]:
-    """Name, YAML text and printed decisions of the evaluation's dataset."""
+    """Name, YAML text and printed decisions of the evaluation's dataset.
+
+    ``roles`` holds ``--target``, ``--qi`` and ``--sensitive`` (None: inferred, or the YAML's).
+    """
+    roles = roles or {}
     if dataset is None:
         name = dataset_name(real, None)
         name = f"{name}_eval" if is_bundled(name) else name
@@ -147,9 +164,20 @@ def _dataset_yaml(
                 f"{holdout}: columns ({', '.join(map(str, frames[1].columns))}) differ from REAL's "
                 f"({', '.join(map(str, frames[0].columns))})"
             )
-        inferred = infer(pd.concat(frames, ignore_index=True), name)
+        inferred = infer(
+            pd.concat(frames, ignore_index=True), name, target=roles.get("target"), qi=roles.get("qi"),
+            sensitive=roles.get("sensitive"),
+        )  # fmt: skip
         command = f"privbench evaluate {real}" + (f" --holdout {holdout}" if holdout else "")
-        return name, render_yaml(inferred, files, command=command), inferred.decisions
+        counted = f"REAL {real.name}: {len(frames[0]):,} rows" + (
+            f", H {holdout.name}: {len(frames[1]):,} rows" if holdout is not None else ""
+        )
+        decisions = [
+            f"schema inferred from {'both files' if holdout is not None else 'REAL'} ({counted}), "
+            f"{len(frames[0].columns)} columns",
+            *inferred.decisions[1:],
+        ]
+        return name, render_yaml(inferred, files, command=command), decisions
     from harness.datasets import load_spec
 
     path = Path(dataset)
@@ -168,6 +196,12 @@ def _dataset_yaml(
     own = {k: v for k, v in mapping["source"].items() if k not in SOURCE_FILE_KEYS}
     mapping["source"] = {"kind": "path", **own, "files": files}
     mapping["hierarchies"] = {}  # bundled hierarchy paths do not resolve from a user dataset
+    if roles.get("target") is not None:
+        mapping["target"] = roles["target"]
+    if roles.get("qi") is not None:
+        mapping["qi_sets"] = {"given": list(roles["qi"])}
+    if roles.get("sensitive") is not None:
+        mapping["sensitive"] = list(roles["sensitive"])
     text = f"# Written by `privbench evaluate --dataset {dataset}`: its schema, REAL and H as files.\n"
     decisions = [f"dataset: the schema of {dataset} (read options kept), REAL and H as its files"]
     return name, text + yaml.safe_dump(mapping, sort_keys=False), decisions
@@ -208,6 +242,33 @@ def _check_release(release: Release, spec: DatasetSpec, known: dict[str, set[str
     return notes
 
 
+def _rows(path: Path) -> str:
+    return f"{len(read_cells(path)):,}"
+
+
+def _row_keys(cells: pd.DataFrame, columns: list[str]) -> set[int]:
+    text = cells[columns].astype("string").fillna("\x00NA")
+    return set(pd.util.hash_pandas_object(text, index=False).tolist())
+
+
+def _held_rows(
+    releases: list[Release], spec: DatasetSpec, real: Path, holdout: Path
+) -> dict[str, tuple[float, float]]:
+    """Per release: the share of H's rows it holds verbatim, and REAL's share (chance coincidence).
+
+    H's rows are the utility test rows and the new individuals: a release that holds them
+    beyond what REAL does by coincidence (duplicates are common in low-cardinality tables) was
+    made from H, and its utility would be scored on rows it contains.
+    """
+    columns = list(spec.table_columns)
+    held = read_cells(holdout)
+    keys = pd.util.hash_pandas_object(held[columns].astype("string").fillna("\x00NA"), index=False)
+    chance = float(keys.isin(_row_keys(read_cells(real), columns)).mean())
+    return {
+        r.label: (float(keys.isin(_row_keys(read_cells(r.path), columns)).mean()), chance) for r in releases
+    }
+
+
 # ---------------------------------------------------------------------- run
 def _write_configs(conf: Path, name: str, dataset_text: str, releases: list[Release]) -> None:
     (conf / "dataset").mkdir(parents=True, exist_ok=True)
@@ -241,7 +302,7 @@ def _generators(releases: list[Release], has_holdout: bool) -> list[str]:
 
 def _run(out: Path, name: str, suite: str, releases: list[Release], has_holdout: bool) -> int:
     generators = _generators(releases, has_holdout)
-    split = ["split.kind=predefined", "split.control=test"] if has_holdout else []
+    split = ["split.kind=predefined", "split.control=half_of_test"] if has_holdout else []
     command = [
         sys.executable, "-m", "harness.cli", "run", "-m",
         "--config-dir", str((out / "conf").resolve()),
@@ -253,7 +314,7 @@ def _run(out: Path, name: str, suite: str, releases: list[Release], has_holdout:
     return subprocess.run(command, env=dict(os.environ), check=False).returncode
 
 
-def _report(run_dir: Path, out: Path, order: list[str]) -> None:
+def _report(run_dir: Path, out: Path, order: list[str], held: dict[str, tuple[float, float]]) -> None:
     from harness.collect import collect_runs, run_config_text, write_table
     from harness.report import build_report
     from harness.versions import versions
@@ -264,11 +325,18 @@ def _report(run_dir: Path, out: Path, order: list[str]) -> None:
     results = collection.results
     report_dir = out / "report"
     write_table(results, report_dir / "results.parquet")
-    title = ", ".join(sorted(results["experiment"].dropna().unique())) or "privbench evaluate"
+    datasets = sorted(set(results["dataset"].dropna().astype(str)) - {""})
+    title = f"{', '.join(datasets)}: evaluation of the releases" if datasets else "privbench evaluate"
     paths = build_report(
         results, report_dir, title=title, config_text=run_config_text(run_dir), versions=versions()
     )
     summary = summary_table(results, order)
+    if held:
+        summary = _mark_held_rows(summary, held)
+        utility = [c for c in summary.columns if c.startswith("utility: ")]
+        if utility:  # a release whose utility was blanked has no utility part or score either
+            blanked = summary[utility].isna().all(axis=1)
+            summary.loc[blanked, [c for c in ("utility part", "trade-off") if c in summary]] = float("nan")
     summary.to_csv(out / "summary.csv", index=False)
     print(f"report: {paths['report_html']}")
     print(f"        {paths['report_md']}")
@@ -276,19 +344,47 @@ def _report(run_dir: Path, out: Path, order: list[str]) -> None:
     print(summary.to_string(index=False, float_format=lambda v: f"{v:.3f}"))
 
 
+HELD_MARGIN = 0.05
+"""A release holding more of H's rows than REAL does by this share was made from H."""
+
+
+def _mark_held_rows(summary: pd.DataFrame, held: dict[str, tuple[float, float]]) -> pd.DataFrame:
+    """Add ``H rows in release`` and blank the utility of releases that hold the test rows."""
+    out = summary.copy()
+    out["H rows in release"] = [held.get(label, (float("nan"), 0.0))[0] for label in out["generator"]]
+    utility = [c for c in out.columns if c.startswith("utility: ")]
+    for i, label in enumerate(out["generator"]):
+        share, chance = held.get(label, (0.0, 0.0))
+        if share > chance + HELD_MARGIN:
+            print(
+                f"note: {label} holds {share:.0%} of H's rows verbatim (REAL holds {chance:.0%} by coincidence): "
+                "it was made from the rows its utility is tested on, so its utility is not reported",
+                file=sys.stderr,
+            )
+            for column in utility:
+                out.loc[out.index[i], column] = float("nan")
+    return out
+
+
 def summary_table(results: pd.DataFrame, order: list[str] | None = None) -> pd.DataFrame:
-    """Per generator variant: the privacy headline, its leakage index and the utility headline.
+    """Per generator variant: the privacy headline, its leakage index, the utility headline and the score.
 
     Rows follow ``order`` (the releases as the user named them, then the references); labels not
     in it follow in the order they were collected, which depends on when each trial finished.
 
-    The headline columns are the report's defaults (:func:`harness.report.settings.resolve_settings`);
-    the leakage index is the report's (:func:`harness.report.calibration.leakage_table`): 0 = rated
-    like new individuals, 1 = like the raw training rows.
+    Every column is the report's (same settings, :func:`harness.report.settings.resolve_settings`):
+    the headline privacy output (the one whose calibration separates the raw data from new
+    individuals, :mod:`harness.report.power`), its leakage index (0 = rated like new
+    individuals, 1 = like the raw training rows; a release beyond new individuals is 0), the
+    utility headline, the trade-off score's parts and score on their fixed scales
+    (:mod:`harness.report.score`; "privacy part" is NaN where the privacy output has no power)
+    and ``reference`` (the report's reference generators).
     """
     from harness.report.calibration import leakage_table
     from harness.report.prepare import prepare
-    from harness.report.settings import resolve_settings
+    from harness.report.references import reference_mask, with_floor
+    from harness.report.score import fixed_scores
+    from harness.report.settings import privacy_axis, resolve_settings
 
     frame = prepare(results)
     settings = resolve_settings(frame)
@@ -296,7 +392,8 @@ def summary_table(results: pd.DataFrame, order: list[str] | None = None) -> pd.D
     collected = list(dict.fromkeys(frame["label"]))
     first = [label for label in order or [] if label in collected]
     labels = first + [label for label in collected if label not in first]
-    rows: dict[str, list[Any]] = {"generator": labels}
+    references = set(frame.loc[reference_mask(frame, settings.reference_names), "label"])
+    rows: dict[str, list[Any]] = {"generator": labels, "reference": [label in references for label in labels]}
     leak = leakage_table(frame)
     for role, column in (("privacy", settings.privacy), ("utility", settings.utility)):
         if column is None:
@@ -306,4 +403,17 @@ def summary_table(results: pd.DataFrame, order: list[str] | None = None) -> pd.D
         if role == "privacy" and not leak.empty and column in set(leak.index.get_level_values("column")):
             per_label = leak.xs(column, level="column").mean(axis=0)
             rows["leakage index"] = [per_label.get(label, float("nan")) for label in labels]
+    utility = settings.tradeoff_utility or settings.utility
+    if settings.privacy is not None and utility is not None:
+        scores = fixed_scores(with_floor(frame), privacy=settings.privacy, utility=utility)
+        if not scores.empty:
+            blind = set(privacy_axis(frame, settings.privacy).unpowered)
+            scores.loc[scores["dataset"].isin(blind), ["privacy_part", "score"]] = float("nan")
+            means = scores.groupby("label")[["privacy_part", "utility_part", "score"]].mean()
+            for name, part in (
+                ("privacy part", "privacy_part"),
+                ("utility part", "utility_part"),
+                ("trade-off", "score"),
+            ):
+                rows[name] = [means[part].get(label, float("nan")) for label in labels]
     return pd.DataFrame(rows)

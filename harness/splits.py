@@ -4,7 +4,9 @@ A split is a pure function of (row count, target, split config, ``split_seed``, 
 and, for ``predefined`` splits, the dataset's test mask. The control split is the
 attacker's control set and the "new real individuals" baseline; it is never shown to a
 generator (except ``real_holdout``). ``control: test`` makes control and test the same rows,
-as the ε-PrivateSMOTE paper's protocol does.
+as the ε-PrivateSMOTE paper's protocol does; ``control: half_of_test`` cuts the control rows
+from the test rows instead (half each), so a reference that releases control rows
+(``real_holdout``) is never scored on rows it released (``privbench evaluate --holdout``).
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from harness.errors import ConfigError, DataError, PrivbenchError
 from harness.seeding import derive_seed
 
 SplitKind = Literal["holdout", "kfold", "predefined", "none"]
-ControlMode = Literal["separate", "test"]
+ControlMode = Literal["separate", "test", "half_of_test"]
 
 
 @dataclass(frozen=True)
@@ -39,9 +41,11 @@ class SplitConfig:
         Test fraction for ``holdout``.
     n_folds : int
         Number of folds for ``kfold``.
-    control : {"separate", "test"}
+    control : {"separate", "test", "half_of_test"}
         ``separate``: a further ``control_size`` fraction (of all rows) is cut from the
-        non-test rows; ``test``: control is the test split.
+        non-test rows; ``test``: control is the test split; ``half_of_test``: the test rows are
+        halved (stratified), one half is control, the other the test split, and every
+        non-test row trains.
     control_size : float
         Control fraction of all rows when ``control == "separate"``.
     stratify : bool
@@ -75,8 +79,10 @@ class SplitConfig:
             raise ConfigError(
                 f"split.kind must be one of holdout, kfold, predefined, none; got {self.kind!r}"
             )
-        if self.control not in ("separate", "test"):
-            raise ConfigError(f"split.control must be 'separate' or 'test'; got {self.control!r}")
+        if self.control not in ("separate", "test", "half_of_test"):
+            raise ConfigError(
+                f"split.control must be 'separate', 'test' or 'half_of_test'; got {self.control!r}"
+            )
         if not 0 < self.test_size < 1:
             raise ConfigError(f"split.test_size must be in (0, 1); got {self.test_size!r}")
         if not 0 < self.control_size < 1:
@@ -208,6 +214,9 @@ def _make_split(
 
     if cfg.control == "test":
         train, control = np.sort(rest), np.sort(test)
+    elif cfg.control == "half_of_test":
+        train = np.sort(rest)
+        control, test = _halves(test, None if labels is None else labels[test], split_seed, fold)
     else:
         share = cfg.control_size * n_rows / len(rest)
         if not 0 < share < 1:
@@ -227,6 +236,24 @@ def _make_split(
         tr_pos, ctl_pos = next(sub.split(rest, sub_labels))
         train, control = np.sort(rest[tr_pos]), np.sort(rest[ctl_pos])
     return Split(train=train, control=control, test=np.sort(test), details=details)
+
+
+def _halves(
+    rows: np.ndarray, labels: np.ndarray | None, split_seed: int, fold: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """``rows`` cut in two halves (stratified where every class has two rows): (control, test)."""
+    if len(rows) < 2:
+        raise ConfigError(f"split.control=half_of_test needs at least 2 test rows; got {len(rows)}")
+    if labels is not None and np.min(np.unique(labels, return_counts=True)[1]) < 2:
+        labels = None
+    seed = derive_seed(split_seed, "control", fold)
+    splitter: Any = (
+        StratifiedShuffleSplit(n_splits=1, test_size=0.5, random_state=seed)
+        if labels is not None
+        else ShuffleSplit(n_splits=1, test_size=0.5, random_state=seed)
+    )
+    first, second = next(splitter.split(rows, labels))
+    return np.sort(rows[first]), np.sort(rows[second])
 
 
 def _stratification_labels(

@@ -5,6 +5,7 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 import yaml
@@ -46,35 +47,51 @@ def test_init_writes_a_yaml_that_runs_as_is(
     assert yaml.safe_load(written.read_text()) == data
 
 
+@pytest.mark.slow
 def test_evaluate_rates_a_copy_riskier_than_an_independent_draw(
     privbench: Runner, tmp_path: Path, adult_rows: pd.DataFrame
 ) -> None:
+    """A copy, a noisy copy, new individuals and the holdout itself as releases (issue 28)."""
     adult_rows.iloc[:300].to_csv(tmp_path / "real.csv", index=False)
     adult_rows.iloc[300:600].to_csv(tmp_path / "holdout.csv", index=False)
     adult_rows.iloc[:300].to_csv(tmp_path / "copy.csv", index=False)
+    noisy = adult_rows.iloc[:300].copy()
+    noisy["age"] = noisy["age"] + np.random.default_rng(0).integers(-3, 4, len(noisy))
+    noisy.to_csv(tmp_path / "noisy.csv", index=False)
     adult_rows.iloc[600:].to_csv(tmp_path / "fresh.csv", index=False)
     proc = privbench(
-        "evaluate",
-        "real.csv",
-        "copy.csv",
-        "fresh.csv",
-        "--holdout",
-        "holdout.csv",
-        "--suite",
-        "fast",
-        "-o",
-        "ev",
-    )
+        "evaluate", "real.csv", "copy.csv", "noisy.csv", "fresh.csv", "holdout.csv", "--holdout", "holdout.csv",
+        "--suite", "default", "-o", "ev",
+    )  # fmt: skip
     out = tmp_path / "ev"
     assert (out / "report" / "report.html").is_file() and (out / "report" / "report.md").is_file()
     assert (out / "conf" / "dataset" / "real.yaml").is_file()  # the inferred schema
     assert f"report: {Path('ev') / 'report' / 'report.html'}" in proc.stdout
-    assert "column age: integer" in proc.stdout and "split: predefined" in proc.stdout
+    assert "column age: integer" in proc.stdout
+    assert "REAL real.csv: 300 rows, H holdout.csv: 300 rows" in proc.stdout  # each file counted apart
+    assert "all 300 rows of REAL (real.csv) train" in proc.stdout and "are halved" in proc.stdout
     summary = pd.read_csv(out / "summary.csv").set_index("generator")
-    assert {"release_copy", "release_fresh", "identity", "real_holdout"} <= set(summary.index)
+    assert {
+        "release_copy",
+        "release_noisy",
+        "release_fresh",
+        "release_holdout",
+        "identity",
+        "real_holdout",
+    } <= set(summary.index)
     leakage = summary["leakage index"]
     assert leakage["release_copy"] > 0.9 and leakage["release_fresh"] < 0.5
-    assert leakage["release_copy"] > leakage["release_fresh"]
+    assert leakage["release_copy"] > leakage["release_noisy"] > leakage["release_fresh"]
+    assert leakage["release_holdout"] < 0.5  # H's rows are not training rows
+    utility = next(c for c in summary.columns if c.startswith("utility: "))
+    scores = summary[utility]
+    assert scores.drop("release_holdout").between(0, 1).all()
+    # real_holdout is scored on H's other half, never on the rows it released: no perfect score
+    assert scores["real_holdout"] < 0.99 and abs(scores["real_holdout"] - scores["identity"]) < 0.15
+    # the holdout released as a "synthetic" table holds the test rows: its utility is not reported
+    assert pd.isna(scores["release_holdout"]) and summary.at["release_holdout", "H rows in release"] == 1.0
+    assert "release_holdout holds 100% of H's rows verbatim" in proc.stderr
+    assert summary.at["release_copy", "H rows in release"] < 0.05
     report = (out / "report" / "report.md").read_text()
     assert "raw data (reference)" in report and "new individuals (reference)" in report
 

@@ -46,7 +46,7 @@ def test_kinds_target_and_qi_follow_the_documented_rules(tmp_path: Path) -> None
         "age": "integer",
         "sex": "categorical",
         "zip": "categorical",
-        "stage": "categorical",  # 4 whole-number codes <= MAX_CODE_LEVELS
+        "stage": "ordinal",  # 4 small whole numbers named like a scale
         "los": "continuous",
         "ward": "categorical",
         "outcome": "categorical",
@@ -126,3 +126,66 @@ def test_init_refuses_to_overwrite_and_to_shadow_a_bundled_name(
     with pytest.raises(ConfigError, match="bundled dataset"):
         init_dataset(Path("patients.csv"), Path("conf"), name="adult")
     assert not Path("conf/dataset/adult.yaml").exists()
+
+
+def _hr_table(n: int = 120) -> pd.DataFrame:
+    """An HR table in the spelling of the IBM attrition data (CamelCase, scales, counts, a flag)."""
+    rng = np.random.default_rng(1)
+    return pd.DataFrame(
+        {
+            "Age": rng.integers(18, 60, n),
+            "Attrition": rng.choice(["No", "Yes"], n, p=[0.84, 0.16]),
+            "BusinessTravel": rng.choice(["Non-Travel", "Travel_Rarely", "Travel_Frequently"], n),
+            "DistanceFromHome": rng.integers(1, 30, n),
+            "Education": rng.integers(1, 6, n),
+            "EnvironmentSatisfaction": rng.integers(1, 5, n),
+            "Gender": rng.choice(["Female", "Male"], n),
+            "JobSatisfaction": rng.integers(1, 5, n),
+            "MaritalStatus": rng.choice(["Single", "Married", "Divorced"], n),
+            "MonthlyIncome": rng.integers(1000, 20000, n),
+            "NumCompaniesWorked": rng.integers(0, 10, n),
+            "Rating": rng.choice(["Bad", "Good", "Better", "Best"], n),
+            "Mood": rng.choice(["Low", "High", "Medium"], n),
+        }
+    )
+
+
+def test_an_hr_table_gets_the_target_scales_counts_qis_and_sensitive_a_user_would_choose(
+    tmp_path: Path,
+) -> None:
+    _, got = _inferred(_hr_table(), tmp_path)
+    by_name = {c.name: c for c in got.columns}
+    assert (got.target, got.task) == ("Attrition", "binary")  # the outcome, not a 4-level scale
+    why = next(line for line in got.decisions if line.startswith("target: "))
+    assert "binary column named like an outcome" in why and "--target COL" in why
+    assert by_name["Rating"].kind == "ordinal" and by_name["Rating"].categories == [
+        "Bad",
+        "Good",
+        "Better",
+        "Best",
+    ]
+    assert by_name["Mood"].categories == ["Low", "Medium", "High"]
+    assert by_name["BusinessTravel"].categories == ["Non-Travel", "Travel_Rarely", "Travel_Frequently"]
+    assert by_name["EnvironmentSatisfaction"].kind == "ordinal"  # 1-4 codes named like a rating
+    assert by_name["NumCompaniesWorked"].kind == "integer"  # a count stays numeric
+    assert by_name["Education"].kind == "integer" and "CHECK" in by_name["Education"].why  # flagged
+    assert {"Age", "Gender", "MaritalStatus", "DistanceFromHome", "Education"} <= set(got.qi)
+    assert got.sensitive == ["MonthlyIncome"]
+    text = render_yaml(got, [{"path": str(tmp_path / "t.csv")}], command="test")
+    data = yaml.safe_load(text)
+    assert data["sensitive"] == ["MonthlyIncome"] and data["columns"]["Rating"]["kind"] == "ordinal"
+    spec = DatasetSpec.from_dict(data, name="t")
+    assert len(load_dataset(spec).frame) == 120
+
+
+def test_roles_can_be_given_and_a_duplicated_header_is_refused(tmp_path: Path) -> None:
+    _, got = _inferred(
+        _hr_table(), tmp_path, target="JobSatisfaction", qi=["Age", "Gender"], sensitive=["Attrition"]
+    )
+    assert (got.target, got.qi, got.sensitive) == ("JobSatisfaction", ["Age", "Gender"], ["Attrition"])
+    with pytest.raises(DataError, match="--qi 'Nope' is not a usable column"):
+        _inferred(_hr_table(), tmp_path, qi=["Nope"])
+    path = tmp_path / "dup.csv"
+    path.write_text("Age,Sex,Age\n30,F,31\n40,M,41\n")
+    with pytest.raises(DataError, match="names column\\(s\\) 'Age' more than once"):
+        read_cells(path)

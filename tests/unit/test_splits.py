@@ -98,3 +98,22 @@ def test_bad_fold() -> None:
 def test_predefined_without_mask() -> None:
     with pytest.raises(ConfigError, match="predefined test split"):
         make_split(100, SplitConfig(kind="predefined"), split_seed=0)
+
+
+def test_half_of_test_cuts_control_from_the_test_rows() -> None:
+    mask = np.zeros(100, dtype=bool)
+    mask[60:] = True
+    y = np.array([0, 1] * 50)
+    split = make_split(
+        100, SplitConfig(kind="predefined", control="half_of_test"), split_seed=0, y=y, test_mask=mask
+    )
+    assert split.train.tolist() == list(range(60))  # every non-test row trains
+    assert len(split.control) == len(split.test) == 20
+    assert set(split.control) | set(split.test) == set(range(60, 100)) and not set(split.control) & set(
+        split.test
+    )
+    assert y[split.control].sum() == y[split.test].sum() == 10  # stratified halves
+    again = make_split(
+        100, SplitConfig(kind="predefined", control="half_of_test"), split_seed=0, y=y, test_mask=mask
+    )
+    assert again.control.tolist() == split.control.tolist()
