@@ -9,7 +9,8 @@ Layout under the cache root::
 Keys are SHA-256 hashes of canonical JSON of everything that determines the content
 (dataset file digest and preprocessing, split, generator target and parameters, seed,
 privbench version). Entries are written atomically; a partially written entry is never
-visible. Nothing is stored with pickle.
+visible. Nothing is stored with pickle. Variants can be the real rows themselves (``identity``,
+a noisy copy): the cache root and every folder below it are ``0700``, every file ``0600``.
 """
 
 from __future__ import annotations
@@ -65,8 +66,8 @@ class VariantCache:
     def put(self, key: str, frame: pd.DataFrame, sidecar: dict[str, Any]) -> None:
         """Store a variant (table first, sidecar last, so a sidecar implies a complete table)."""
         data, meta = self._paths(key)
-        atomic_write_parquet(data, frame)
-        atomic_write_json(meta, sidecar)
+        atomic_write_parquet(data, frame, private_root=self.root)
+        atomic_write_json(meta, sidecar, private_root=self.root)
 
     def artifact_path(self, key: str, name: str) -> Path:
         """Where the extra table ``name`` of variant ``key`` is stored (see ``BaseGenerator.artifacts``)."""
@@ -74,13 +75,15 @@ class VariantCache:
 
     def put_artifact(self, key: str, name: str, parquet_file: Path) -> None:
         """Store an extra table of a variant (written before the variant's sidecar)."""
-        atomic_write_bytes(self.artifact_path(key, name), Path(parquet_file).read_bytes())
+        atomic_write_bytes(
+            self.artifact_path(key, name), Path(parquet_file).read_bytes(), private_root=self.root
+        )
 
     def put_file(self, key: str, parquet_file: Path, sidecar: dict[str, Any]) -> None:
         """Store a variant whose Parquet bytes were already written to ``parquet_file``."""
         data, meta = self._paths(key)
-        atomic_write_bytes(data, Path(parquet_file).read_bytes())
-        atomic_write_json(meta, sidecar)
+        atomic_write_bytes(data, Path(parquet_file).read_bytes(), private_root=self.root)
+        atomic_write_json(meta, sidecar, private_root=self.root)
 
 
 @dataclass(frozen=True)
@@ -106,4 +109,4 @@ class TrialCache:
 
     def put(self, key: str, rows: pd.DataFrame) -> None:
         """Store the rows of a completed trial atomically."""
-        atomic_write_rows(self.path(key), rows)
+        atomic_write_rows(self.path(key), rows, private_root=self.root)

@@ -120,7 +120,7 @@ def reference_releases(
 
 
 class CalibrationCache:
-    """JSON entries under ``<root>/calibration/<k[:2]>/<k>.json`` (written atomically)."""
+    """JSON entries under ``<root>/calibration/<k[:2]>/<k>.json`` (written atomically, private)."""
 
     def __init__(self, root: Path) -> None:
         self.root = Path(root) / "calibration"
@@ -141,7 +141,7 @@ class CalibrationCache:
 
     def put(self, key: str, entry: dict[str, Any]) -> None:
         """Store an entry."""
-        atomic_write_json(self._path(key), entry)
+        atomic_write_json(self._path(key), entry, private_root=self.root.parent)
 
 
 def calibrate(
@@ -217,5 +217,6 @@ def calibrate(
             continue
         values[reference] = {variant: float(result.value) for variant, result in outputs.items()}
     if cache is not None and not any(e.startswith("error:") for e in errors.values()):
-        cache.put(key, {"values": values, "errors": errors, "seed": seed})  # failures are retried
+        entry = {"values": values, "errors": errors, "seed": seed, "dataset": spec.name}
+        cache.put(key, entry)  # failures are retried
     return Calibration(values, errors, cached=False)

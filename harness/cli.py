@@ -15,8 +15,10 @@
     privbench list generators --params           # with every parameter's default
     privbench describe NAME                        # parameters, defaults, valid values, how to set them
     privbench validate [GROUP | GROUP/NAME ...]
-    privbench init DATA [-o DIR] [--name NAME] [--target COL]   # DIR/dataset/NAME.yaml inferred from DATA
-    privbench evaluate REAL SYNTH [SYNTH...] [--holdout H] [--dataset YAML|NAME] [--suite S] [-o OUT]
+    privbench init DATA [-o DIR] [--name NAME] [--target COL] [--qi A,B] [--sensitive S]  # DIR/dataset/NAME.yaml
+    privbench evaluate REAL SYNTH [SYNTH...] [--holdout H] [--dataset YAML|NAME] [--suite S] [--target COL]
+                       [--qi A,B] [--sensitive S] [-o OUT]
+    privbench cache {info,clear} [--dataset NAME]  # what privbench keeps of your data, and removing it
     privbench worker {start,stop,status} [--idle-minutes M]  # the warm worker (harness/worker_server.py)
 
 Every command takes ``--config-dir DIR`` (repeatable): your own dataset/, generator/, metric/,
@@ -102,6 +104,18 @@ def main(argv: Sequence[str] | None = None) -> int:
             os.environ[USER_DIRS_ENV] = saved
 
 
+def _config_dir_help(parser: argparse.ArgumentParser) -> None:
+    """Show ``--config-dir`` in a command's ``--help`` (main() takes it out of argv for every command)."""
+    if any("--config-dir" in action.option_strings for action in parser._actions):
+        return
+    parser.add_argument(
+        "--config-dir",
+        metavar="DIR",
+        action="append",
+        help="your own dataset/, generator/, metric/, suite/, experiment/, profile/ YAML folders (repeatable)",
+    )
+
+
 def _config_dirs(argv: list[str]) -> list[str]:
     """Take ``--config-dir DIR`` (any command, repeatable) out of ``argv`` and make DIR visible to all.
 
@@ -179,6 +193,10 @@ def _dispatch(argv: list[str]) -> int:
         from harness.dataset_init import init_cli
 
         return init_cli(args)
+    if command == "cache":
+        from harness.cache_command import cache_cli
+
+        return cache_cli(args)
     if command == "evaluate":
         from harness.evaluate import evaluate_cli
 
@@ -245,14 +263,18 @@ def _parser() -> argparse.ArgumentParser:
     describer.add_argument("name")
     validate = sub.add_parser("validate", help="compose and instantiate every config (or the named ones)")
     validate.add_argument("configs", nargs="*", help="GROUP or GROUP/NAME (default: everything)")
+    from harness.cache_command import add_cache_parser
     from harness.dataset_init import add_init_parser
     from harness.evaluate import add_evaluate_parser
 
     add_init_parser(sub)
     add_evaluate_parser(sub)
+    add_cache_parser(sub)
     worker = sub.add_parser(
         "worker", help="a warm background process that runs commands without start-up imports"
     )
+    for command in (collect, report, repro_report, lister, describer, validate, *sub.choices.values()):
+        _config_dir_help(command)
     worker.add_argument("action", choices=("start", "stop", "status"))
     worker.add_argument(
         "--idle-minutes",
@@ -386,8 +408,9 @@ def _print_checks(experiment: str, checks: list[Any]) -> int:
     broken = [c for c in checks if c.error]
     counts: dict[str, int] = {}
     for check in checks:
-        counts[check.verdict] = counts.get(check.verdict, 0) + 1
-        print(f"  {check.verdict:<22} {check.id}: ours {check.observed} | paper {check.paper}"[:200])
+        label = check.verdict if check.is_claim else f"{check.kind} {check.verdict}"
+        counts[label] = counts.get(label, 0) + 1
+        print(f"  {label:<22} {check.id}: ours {check.observed} | paper {check.paper}"[:200])
     summary = ", ".join(f"{v} {k}" for k, v in counts.items()) or "no checks"
     print(f"{experiment}: {summary}" + (f"; {len(broken)} check(s) could not be evaluated" if broken else ""))
     return 1 if broken else 0

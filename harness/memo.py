@@ -68,6 +68,13 @@ class Memo:
         """False when lookups always miss and nothing is stored."""
         return self.root is not None
 
+    @property
+    def _private_root(self) -> Path:
+        """The cache root (``<cache_dir>/memo/<namespace>`` is this root's): neighbour graphs of
+        real rows are kept private (0700 folders, 0600 files)."""
+        assert self.root is not None
+        return self.root.parent.parent
+
     def _path(self, key: str, suffix: str) -> Path:
         assert self.root is not None
         return self.root / key[:2] / f"{key}{suffix}"
@@ -91,7 +98,9 @@ class Memo:
             return
         buffer = io.BytesIO()
         np.savez(buffer, **{name: np.asarray(value) for name, value in arrays.items()})
-        atomic_write_bytes(self._path(key_of(payload), ".npz"), buffer.getvalue())
+        atomic_write_bytes(
+            self._path(key_of(payload), ".npz"), buffer.getvalue(), private_root=self._private_root
+        )
 
     def get_json(self, payload: Any) -> Any | None:
         """The JSON value stored for ``payload``, or None."""
@@ -108,7 +117,7 @@ class Memo:
     def put_json(self, payload: Any, value: Any) -> None:
         """Store a JSON-serialisable value."""
         if self.root is not None:
-            atomic_write_json(self._path(key_of(payload), ".json"), value)
+            atomic_write_json(self._path(key_of(payload), ".json"), value, private_root=self._private_root)
 
     def arrays(self, payload: Any, compute: Callable[[], Mapping[str, np.ndarray]]) -> dict[str, np.ndarray]:
         """The memoised arrays of ``payload``, computing and storing them on a miss."""

@@ -6,6 +6,7 @@ in every process; nothing is ever stored with pickle.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import os
@@ -19,18 +20,52 @@ import pyarrow.parquet as pq
 
 from harness.spec import canonical_json
 
+PRIVATE_DIR_MODE = 0o700
+PRIVATE_FILE_MODE = 0o600
 
-def atomic_write_bytes(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` atomically (readers see the old file or the new one)."""
+
+def private_dir(path: Path, root: Path) -> Path:
+    """Create ``path`` (under ``root``) so that ``root`` and every folder below it is ``0700``.
+
+    Folders above ``root`` are created as usual; folders from ``root`` down that this user owns
+    are made ``0700`` (also ones an older version created ``755``). For the caches, which hold
+    copies of the real data (issue 29): other users of a shared machine cannot list or read them.
+    """
+    path, root = Path(path), Path(root)
+    root.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        below = path.relative_to(root).parts
+    except ValueError:
+        raise ValueError(f"{path} is not under the private root {root}") from None
+    folder = root
+    for part in ("", *below):
+        folder = folder / part if part else folder
+        with contextlib.suppress(FileExistsError):
+            folder.mkdir(mode=PRIVATE_DIR_MODE)
+        info = folder.stat()
+        if info.st_uid == os.getuid() and (info.st_mode & 0o777) != PRIVATE_DIR_MODE:
+            os.chmod(folder, PRIVATE_DIR_MODE)
+    return path
+
+
+def atomic_write_bytes(path: Path, data: bytes, *, private_root: Path | None = None) -> None:
+    """Write ``data`` to ``path`` atomically (readers see the old file or the new one).
+
+    With ``private_root`` (a cache root holding real data) the file is ``0600`` and the folders
+    from ``private_root`` down are ``0700`` (:func:`private_dir`); otherwise the umask decides.
+    """
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    if private_root is not None:
+        private_dir(path.parent, private_root)
+    else:
+        path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
-        os.chmod(tmp, 0o666 & ~_umask())
+        os.chmod(tmp, PRIVATE_FILE_MODE if private_root is not None else 0o666 & ~_umask())
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
@@ -43,10 +78,10 @@ def _umask() -> int:
     return mask
 
 
-def atomic_write_json(path: Path, value: Any) -> None:
-    """Write canonical, human-readable JSON atomically."""
+def atomic_write_json(path: Path, value: Any, *, private_root: Path | None = None) -> None:
+    """Write canonical, human-readable JSON atomically (private under ``private_root``)."""
     text = json.dumps(json.loads(canonical_json(value)), indent=2, sort_keys=True) + "\n"
-    atomic_write_bytes(path, text.encode())
+    atomic_write_bytes(path, text.encode(), private_root=private_root)
 
 
 def parquet_bytes(frame: pd.DataFrame) -> bytes:
@@ -95,14 +130,14 @@ def rows_parquet_bytes(frame: pd.DataFrame) -> bytes:
     return bytes(sink.getvalue().to_pybytes())
 
 
-def atomic_write_parquet(path: Path, frame: pd.DataFrame) -> None:
-    """Write ``frame`` to a Parquet file atomically."""
-    atomic_write_bytes(path, parquet_bytes(frame))
+def atomic_write_parquet(path: Path, frame: pd.DataFrame, *, private_root: Path | None = None) -> None:
+    """Write ``frame`` to a Parquet file atomically (private under ``private_root``)."""
+    atomic_write_bytes(path, parquet_bytes(frame), private_root=private_root)
 
 
-def atomic_write_rows(path: Path, frame: pd.DataFrame) -> None:
+def atomic_write_rows(path: Path, frame: pd.DataFrame, *, private_root: Path | None = None) -> None:
     """Write one trial's result rows atomically (layout of :func:`rows_parquet_bytes`)."""
-    atomic_write_bytes(path, rows_parquet_bytes(frame))
+    atomic_write_bytes(path, rows_parquet_bytes(frame), private_root=private_root)
 
 
 def read_parquet(path: Path) -> pd.DataFrame:

@@ -25,7 +25,7 @@ from harness.generator import BaseGenerator
 from harness.isolation import run_isolated
 from harness.progress import stage
 from harness.spec import DatasetSpec, canonical_json
-from harness.storage import parquet_bytes, read_parquet, warm_parquet_writer
+from harness.storage import parquet_bytes, private_dir, read_parquet, warm_parquet_writer
 from harness.threads import limit_threads, warm_thread_budget
 from harness.trial_config import PreparedTrial
 from harness.versions import versions
@@ -68,8 +68,7 @@ def obtain_variant(p: PreparedTrial) -> VariantOutcome:
                 "ok", conform(table, p.spec, where="cached variant"), "", meta.get("fit_s", math.nan),
                 meta.get("sample_s", math.nan), meta.get("peak_rss_mb", math.nan), True, meta.get("details", {}),
             )  # fmt: skip
-    tmp_dir = Path(p.cfg.cache_dir) / "tmp"
-    tmp_dir.mkdir(parents=True, exist_ok=True)
+    tmp_dir = private_dir(Path(p.cfg.cache_dir) / "tmp", Path(p.cfg.cache_dir))  # the variant is real data
     with tempfile.TemporaryDirectory(dir=tmp_dir) as work:
         out_path = Path(work) / "variant.parquet"
         control = p.control if p.generator.info().needs_control else None

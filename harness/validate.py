@@ -66,7 +66,7 @@ def validate_all(selection: Sequence[str] = ()) -> int:
     Returns
     -------
     int
-        0 when everything is valid, 1 otherwise.
+        0 when everything is valid, 2 otherwise (an invalid config is bad input, as everywhere).
 
     Raises
     ------
@@ -98,4 +98,4 @@ def validate_all(selection: Sequence[str] = ()) -> int:
             failures += 1
             print(f"FAIL  {group:<11} {name}: {exc}")
     print(f"{len(todo) - failures} of {len(todo)} configs valid", file=sys.stderr)
-    return 1 if failures else 0
+    return 2 if failures else 0

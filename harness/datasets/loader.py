@@ -285,7 +285,7 @@ def load_dataset(spec: DatasetSpec, *, base_dir: Path | None = None) -> LoadedDa
         payload = canonical_json({"generator": generator, "params": params}).encode()
         digest = _digest(spec_digest, [payload])
         files: tuple[str, ...] = ()
-        frame, mask = _cached(digest, lambda: _simulated_table(spec, generator, params, recode))
+        frame, mask = _cached(digest, lambda: _simulated_table(spec, generator, params, recode), spec.name)
     else:
         data_paths = [
             resolve_path(f.path, src.kind, base_dir=base_dir, where=f"{where}: source.files[{i}].path")
@@ -306,20 +306,20 @@ def load_dataset(spec: DatasetSpec, *, base_dir: Path | None = None) -> LoadedDa
         digest = _digest(spec_digest, [*raws, *extra, *hier_raws])
         files = tuple(str(p) for p in [*data_paths, *([index_path] if index_path else []), *hier_paths])
         frame, mask = _cached(
-            digest, lambda: _file_table(spec, src, data_paths, raws, index_path, index_raw, recode)
+            digest, lambda: _file_table(spec, src, data_paths, raws, index_path, index_raw, recode), spec.name
         )
     if drop_na_target and not drop_na:
         labelled, labelled_mask = frame, mask
         frame, mask = _cached(
-            f"{digest}:labelled", lambda: _labelled_rows(labelled, labelled_mask, spec, where)
+            f"{digest}:labelled", lambda: _labelled_rows(labelled, labelled_mask, spec, where), spec.name
         )
     if drop_na:  # cached too: the NA scan of a large object table costs more than re-reading it
         full, full_mask = frame, mask
-        frame, mask = _cached(f"{digest}:complete", lambda: _complete_rows(full, full_mask, where))
+        frame, mask = _cached(f"{digest}:complete", lambda: _complete_rows(full, full_mask, where), spec.name)
         check_target(frame, spec, f"{where} after preprocess.drop_na_rows")
     if drop_duplicates:
         kept, kept_mask = frame, mask
-        frame, mask = _cached(f"{digest}:{drop_na}:unique", lambda: _unique_rows(kept, kept_mask))
+        frame, mask = _cached(f"{digest}:{drop_na}:unique", lambda: _unique_rows(kept, kept_mask), spec.name)
     return LoadedDataset(
         spec=spec,
         frame=frame.copy(deep=True),
@@ -334,12 +334,12 @@ def clear_cache() -> None:
     _CACHE.clear()
 
 
-def _cached(digest: str, build: Any) -> tuple[pd.DataFrame, np.ndarray | None]:
+def _cached(digest: str, build: Any, name: str = "") -> tuple[pd.DataFrame, np.ndarray | None]:
     hit = _CACHE.get(digest)
     if hit is not None:
         _CACHE.move_to_end(digest)
         return hit
-    value: tuple[pd.DataFrame, np.ndarray | None] = cached_table(digest, build)
+    value: tuple[pd.DataFrame, np.ndarray | None] = cached_table(digest, build, name=name)
     _CACHE[digest] = value
     while len(_CACHE) > _CACHE_SIZE:
         _CACHE.popitem(last=False)

@@ -5,8 +5,9 @@ is repeated by every fresh process: each ``privbench run``, each SLURM job. Adul
 took 0.5 s of a 5 s one-trial run; reading the parsed table back from Parquet takes 0.07 s.
 :func:`cached_table` stores each parsed table (and its predefined-test mask) once under the
 user's cache, ``~/.cache/privbench/datasets`` (``$XDG_CACHE_HOME``, next to numba's kernel
-cache; ``PRIVBENCH_DATASET_CACHE_DIR`` moves it, ``PRIVBENCH_DATASET_CACHE=0`` turns it
-off), keyed by the loader's digest: SHA-256 of the raw bytes of every file read and of the
+cache), or ``$PRIVBENCH_CACHE_DIR/datasets`` when that is set (parsed copies of a user's table
+go where the user put privbench's caches, nowhere else); ``PRIVBENCH_DATASET_CACHE_DIR`` moves
+it, ``PRIVBENCH_DATASET_CACHE=0`` turns it off), keyed by the loader's digest: SHA-256 of the raw bytes of every file read and of the
 spec (:func:`harness.datasets.load_dataset`), so an edited file or spec is another entry, and
 by the source of the code that parses (``harness/datasets/``, ``harness/dtypes.py``,
 ``harness/derived.py``, ``harness/spec.py``) and pandas' version, so a changed parser never
@@ -16,6 +17,7 @@ A table is stored only if it survives the round trip exactly: before writing, th
 bytes are read back and compared with :func:`harness.memo.frame_digest` (values, column names,
 dtypes, order) and, in object columns, by the Python type of every cell (NaN vs None, 1 vs "1"); a table that would come back different is never cached (a
 marker records it). Entries are written atomically; an unreadable entry is a miss. No pickle.
+The tables are copies of the user's data: folders ``0700``, files ``0600`` (issue 29).
 """
 
 from __future__ import annotations
@@ -28,6 +30,8 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+
+from harness.storage import PRIVATE_FILE_MODE, atomic_write_json, private_dir
 
 ENABLED_ENV = "PRIVBENCH_DATASET_CACHE"
 DIR_ENV = "PRIVBENCH_DATASET_CACHE_DIR"
@@ -45,11 +49,18 @@ def cache_dir() -> Path | None:
     configured = os.environ.get(DIR_ENV)
     if configured:
         return Path(configured)
+    root = os.environ.get("PRIVBENCH_CACHE_DIR")
+    if root:  # the user chose where privbench keeps copies of their data: there, never elsewhere
+        return Path(root) / "datasets"
     return Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "privbench" / "datasets"
 
 
-def cached_table(digest: str, build: Callable[[], Table]) -> Table:
-    """The table of ``digest``: read from the cache, or built and stored (if it round-trips)."""
+def cached_table(digest: str, build: Callable[[], Table], *, name: str = "") -> Table:
+    """The table of ``digest``: read from the cache, or built and stored (if it round-trips).
+
+    ``name`` (the dataset's) is written beside the entry (``<key>.json``), so ``privbench cache
+    clear --dataset NAME`` can find it.
+    """
     root = cache_dir()
     if root is None:
         return build()
@@ -60,7 +71,7 @@ def cached_table(digest: str, build: Callable[[], Table]) -> Table:
         return hit
     table = build()
     if not path.with_suffix(".uncacheable").exists():
-        _store(path, table)
+        _store(path, table, root, name)
     return table
 
 
@@ -86,7 +97,7 @@ def _read(path: Path) -> Table | None:
         return None
 
 
-def _store(path: Path, table: Table) -> None:
+def _store(path: Path, table: Table, root: Path, name: str = "") -> None:
     import pyarrow as pa
     import pyarrow.parquet as pq
 
@@ -96,8 +107,9 @@ def _store(path: Path, table: Table) -> None:
     stored = frame if mask is None else frame.assign(**{MASK_COLUMN: np.asarray(mask, dtype=bool)})
     partial = path.with_name(f".{path.name}.{os.getpid()}.partial")
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        pq.write_table(pa.Table.from_pandas(stored, preserve_index=False), partial, compression="snappy")
+        private_dir(path.parent, root)
+        with open(os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, PRIVATE_FILE_MODE), "wb") as handle:
+            pq.write_table(pa.Table.from_pandas(stored, preserve_index=False), handle, compression="snappy")
         back_frame, back_mask = _decode(partial)
         exact = _identical(frame, back_frame) and (
             (mask is None and back_mask is None)
@@ -105,8 +117,9 @@ def _store(path: Path, table: Table) -> None:
         )
         if exact:
             os.replace(partial, path)
+            atomic_write_json(path.with_suffix(".json"), {"dataset": name}, private_root=root)
         else:
-            path.with_suffix(".uncacheable").touch()
+            path.with_suffix(".uncacheable").touch(mode=PRIVATE_FILE_MODE)
     except (OSError, ValueError, TypeError, pa.ArrowException):
         pass  # a read-only or full cache directory, an unstorable column: parse every time
     finally:

@@ -267,3 +267,17 @@ def test_results_directory_that_is_a_file(privbench: Runner, tmp_path: Path) -> 
     proc = privbench("run", "data.max_rows=300", "suite=fast", check=False)
     assert_one_line_error(proc, f"{tmp_path / 'results'} is a file; expected a folder")
     assert (tmp_path / "results").read_text() == "not a folder"
+
+
+def test_validate_exits_2_on_an_invalid_config_and_documents_config_dir(
+    privbench: Runner, tmp_path: Path
+) -> None:
+    conf = tmp_path / "conf" / "generator"
+    conf.mkdir(parents=True)
+    (conf / "broken.yaml").write_text("_target_: generators.kanon.fulldomain.KAnonFullDomain\nk: 1\n")
+    proc = privbench("--config-dir", str(tmp_path / "conf"), "validate", "generator/broken", check=False)
+    assert (
+        proc.returncode == 2 and "FAIL  generator   broken" in proc.stdout
+    )  # bad input: 2, as the README says
+    assert "0 of 1 configs valid" in proc.stderr
+    assert "--config-dir DIR" in privbench("validate", "--help").stdout

@@ -116,3 +116,19 @@ def test_switched_off_or_corrupt(cache: Path, monkeypatch: pytest.MonkeyPatch) -
     clear_cache()
     assert frame_digest(load_dataset(spec).frame) == expected  # a miss, parsed and stored again
     assert entry.read_bytes()[:4] == b"PAR1"
+
+
+def test_parsed_copies_go_under_the_cache_dir_the_user_chose(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """PRIVBENCH_CACHE_DIR holds the parsed copies; the home cache stays untouched (issue 28)."""
+    monkeypatch.delenv(DIR_ENV, raising=False)
+    monkeypatch.setenv(ENABLED_ENV, "1")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "home-cache"))
+    monkeypatch.setenv("PRIVBENCH_CACHE_DIR", str(tmp_path / "mine"))
+    clear_cache()
+    try:
+        load_dataset(load_spec("german_credit"))
+    finally:
+        clear_cache()
+    assert entries(tmp_path / "mine" / "datasets") and not (tmp_path / "home-cache").exists()
