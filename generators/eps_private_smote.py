@@ -68,7 +68,10 @@ class EpsPrivateSmote(BaseGenerator):
     k : int
         Records whose QI equivalence class has fewer than ``k`` rows are replaced (>= 2).
     knn : int
-        Nearest neighbours per risky record (>= 1 and < number of training rows).
+        Nearest neighbours per risky record (>= 1 and < number of training rows). It may exceed
+        the minority class: the neighbours are searched over the entire sample "without any
+        class discrimination, i.e. focusing solely on case proximity" (paper §3), unlike SMOTE's,
+        so a ``knn`` larger than a class is a legal setting, not an infeasible one.
     per : int
         Synthetic records per risky record (the paper's N; >= 1).
     epsilon : float

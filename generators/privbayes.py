@@ -325,6 +325,15 @@ class DataSynthesizerGenerator(LibraryBackend, BaseGenerator):
         if self.strict:
             check_public_domain(spec, self.config_name)
 
+    def config_notes(self) -> list[str]:
+        """ε = 0 (or null) is the non-private mode: said before the run, not only in the rows."""
+        if self.epsilon_ == 0:
+            return [
+                f"{type(self).__name__}: epsilon {self.epsilon!r} means privacy off: no noise is added and the "
+                "release is not differentially private (DataSynthesizer's 'BayesianNet'); set epsilon > 0 for DP"
+            ]
+        return []
+
     # ------------------------------------------------------------------ fit / sample
     def _fit(self, train: pd.DataFrame, control: pd.DataFrame | None) -> None:
         mode = self._mode()

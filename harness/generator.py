@@ -111,6 +111,14 @@ class BaseGenerator(ParamsMixin):
     def _validate_params(self) -> None:
         """Raise :class:`ConfigError` for impossible parameters (override in plugins)."""
 
+    def config_notes(self) -> list[str]:
+        """What a user should know about legal but surprising parameters (override in plugins).
+
+        One line each, e.g. a DP generator whose ε turns privacy off. ``privbench run`` prints
+        each distinct note once, after validating the trials.
+        """
+        return []
+
     def validate_params(self) -> None:
         """Validate the hyper-parameters without data (called by ``privbench validate``)."""
         self._validate_params()

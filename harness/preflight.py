@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -338,6 +339,7 @@ def preflight_jobs(overrides: Sequence[str], *, multirun: bool, base_dir: Path) 
         jobs = expand_jobs(overrides, multirun=multirun)
         show = len(jobs) > 20 and os.environ.get("PRIVBENCH_PROGRESS", "1") != "0"
         composer = JobComposer()
+        notes: dict[str, None] = {}
         for job in tqdm(jobs, desc="validating trials", unit="trial", disable=not show):
             check_group_choices(job)
             check_per_name_overrides(job)
@@ -348,11 +350,15 @@ def preflight_jobs(overrides: Sequence[str], *, multirun: bool, base_dir: Path) 
                 prepared = prepare_trial(
                     trial_config(plain, choices, run_id="preflight", base_dir=base_dir, overrides=job)
                 )
+                for note in prepared.generator.config_notes():
+                    notes.setdefault(note, None)
                 if len(jobs) <= prepared_memo.MEMO_SIZE:
                     prepared_memo.remember(prepared)  # the job reuses it if it runs in this process
             except PrivbenchError as exc:
                 where = " ".join(job) if len(jobs) > 1 and job else ""
                 raise type(exc)(f"{exc}{f' (job: {where})' if where else ''}") from None
+    for note in notes:
+        print(f"privbench: note: {note}", file=sys.stderr)
     return jobs
 
 

@@ -395,3 +395,10 @@ def test_library_backend_runs_and_agrees_in_distribution(
                 * (a[col].value_counts(normalize=True) - port[col].value_counts(normalize=True)).abs().sum()
             )
             assert tv < 0.06, col
+
+
+def test_epsilon_zero_is_said_before_the_run() -> None:
+    """privacy off is legal (DataSynthesizer's BayesianNet) but never silent (issue 28)."""
+    (note,) = PrivBayes(epsilon=0).config_notes()
+    assert "epsilon 0 means privacy off" in note and "not differentially private" in note
+    assert PrivBayes(epsilon=None).config_notes() and not PrivBayes(epsilon=1.0).config_notes()
