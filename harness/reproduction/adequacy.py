@@ -47,19 +47,34 @@ class Gate:
     passed : bool
     detail : str
         The numbers behind the outcome, in words.
+    evaluated : bool
+        False when the run lacks what the gate needs (e.g. no run at the higher budget yet): the
+        gate is not passed, so the claims resting on it stay not evaluable, but it did not fail
+        on evidence either, and the report says "not evaluated", not "fails".
     """
 
     key: str
     gate: str
     passed: bool
     detail: str
+    evaluated: bool = True
+
+    @property
+    def outcome(self) -> str:
+        """``passes``, ``fails`` or ``not evaluated``."""
+        if not self.evaluated:
+            return "not evaluated"
+        return "passes" if self.passed else "fails"
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Gate:
-        return cls(str(data["key"]), str(data["gate"]), bool(data["passed"]), str(data.get("detail", "")))
+        return cls(
+            str(data["key"]), str(data["gate"]), bool(data["passed"]), str(data.get("detail", "")),
+            bool(data.get("evaluated", True)),
+        )  # fmt: skip
 
 
 def failures(gates: Iterable[Gate]) -> dict[str, str]:
@@ -67,7 +82,7 @@ def failures(gates: Iterable[Gate]) -> dict[str, str]:
     out: dict[str, str] = {}
     for gate in gates:
         if not gate.passed:
-            text = f"{gate.gate} ({gate.detail})"
+            text = f"{gate.gate} {'not evaluated' if not gate.evaluated else 'failed'} ({gate.detail})"
             out[gate.key] = f"{out[gate.key]}; {text}" if gate.key in out else text
     return out
 
@@ -251,7 +266,7 @@ def budget_gate(
     column = f"param.{param}"
     name = key or f"{generator}@{param}={low:g}"
     if rows.empty or column not in rows:
-        return Gate(name, "budget suffices", False, f"no {metric} rows with {param}")
+        return Gate(name, "budget suffices", False, f"no {metric} rows with {param}", evaluated=False)
     blocks = ["dataset", "split_seed", "fold", "gen_seed"]
     budget = pd.to_numeric(rows[column], errors="coerce")
     a = rows[np.isclose(budget, high)].groupby(blocks)["value"].mean()
@@ -264,7 +279,7 @@ def budget_gate(
             if absent
             else f"fewer than two paired runs at {param} {low:g} and {high:g}"
         )
-        return Gate(name, "budget suffices", False, why)
+        return Gate(name, "budget suffices", False, why, evaluated=False)
     ok = entry["low"] >= -tolerance and entry["high"] <= tolerance
     text = (
         f"{variant} at {param} {high:g} − {low:g}: {entry['estimate']:+.3f} [{entry['low']:+.3f}, "

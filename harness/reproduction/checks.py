@@ -134,7 +134,7 @@ class Check:
         failed = [f"{key}: {failures[key]}" for key in self.depends_on if key in failures]
         if not self.is_claim or not failed or self.not_evaluable:
             return self
-        return replace(self, not_evaluable="adequacy gate failed — " + "; ".join(failed))
+        return replace(self, not_evaluable="adequacy gate not passed — " + "; ".join(failed))
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready mapping (the entry of ``checks.json``), verdict included."""

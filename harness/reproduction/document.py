@@ -230,7 +230,7 @@ def _gates_table(run: RunChecks) -> list[str]:
         "|:---|:---|:---|:---|",
     ]
     for gate in gates:
-        result = "passes" if gate.passed else "**fails**"
+        result = gate.outcome if gate.outcome == "passes" else f"**{gate.outcome}**"
         lines.append(f"| {_cell(gate.key)} | {gate.gate} | {result} | {_cell(gate.detail)} |")
     return [*lines, ""]
 

@@ -45,9 +45,9 @@ def referee_summary(checks: Sequence[Check], gates: Sequence[Gate], notes: Seque
         for gate in failed:
             resting = [c for c in claims if gate.key in c.depends_on]
             rests = f"{len(resting)} claim(s) rest on it" if resting else "no claim rests on it"
-            parts.append(f"{gate.key} — {gate.gate} ({rests})")
+            parts.append(f"{gate.key} — {gate.gate}: {gate.outcome} ({rests})")
         lines.append(
-            "**Adequacy gates that failed** (the numbers are in the gates table below): "
+            "**Adequacy gates not passed** (the numbers are in the gates table below): "
             + "; ".join(parts)
             + "."
         )
@@ -78,10 +78,7 @@ def _items(chosen: Sequence[Check], verdict: str) -> str:
             reason = check.why
         else:
             reason = check.why
-        title = _title(check.claim)
-        if verdict == NOT_REPRODUCED and check.observed:
-            title += f" (ours: {_short(check.observed, 120)})"
-        groups.setdefault(_first_clause(reason), []).append(title)
+        groups.setdefault(_first_clause(reason), []).append(_title(check.claim))
     return "; ".join(f"{'; '.join(titles)} — {reason}" for reason, titles in groups.items())
 
 
@@ -100,8 +97,12 @@ def _title(text: str) -> str:
 
 
 def _first_clause(text: str) -> str:
-    flat = _flat(text)
-    return _short(flat.split("; ")[0], 300)
+    """The first clause of a reason, never cut inside a word (the table holds the rest)."""
+    flat = _flat(text).split("; ")[0]
+    if len(flat) <= 400:
+        return flat
+    cut = flat[:400].rsplit(" ", 1)[0].rstrip(",:")
+    return f"{cut} … (see the claims table)"
 
 
 def _sentence(text: str) -> str:
@@ -110,11 +111,6 @@ def _sentence(text: str) -> str:
 
 def _flat(text: str) -> str:
     return " ".join(str(text).split()).rstrip(".")
-
-
-def _short(text: str, limit: int = 220) -> str:
-    flat = " ".join(str(text).split()).rstrip(".")
-    return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
 
 
 __all__ = ["HEADINGS", "referee_summary"]

@@ -255,6 +255,13 @@ def evaluate(plan: ReproductionPlan, run_dir: Path, *, out_dir: Path | None = No
         raise ConfigError(f"{plan.checks_module}: duplicate check id(s) {', '.join(duplicated)}")
     meta_path = run.out_dir / META_FILE
     meta = _read_json(meta_path) if meta_path.is_file() else {}
+    if plan.persist:  # sweeps appended to the profile since the last sitting are planned too
+        try:
+            meta = {**meta, "jobs": {**(meta.get("jobs") or {}), **count_jobs(plan)}}
+        except Exception as exc:  # a profile that no longer composes: keep the recorded plan
+            print(
+                f"privbench: {plan.experiment}: planned trials from the last sitting ({exc})", file=sys.stderr
+            )
     atomic_write_json(
         run.out_dir / CHECKS_FILE,
         {
