@@ -252,9 +252,10 @@ def _how_sure(board: Board, tests: list[PairTest], alpha: float, n: int) -> str:
     if min_attainable_p(n) >= alpha:
         counts = _block_counts(board, tests)
         return (
-            f"{plural(n, 'block')} {'is' if n == 1 else 'are'} too few for any test at α = {alpha:g} (with N blocks "
-            f"the smallest two-sided exact p is 2/2^N = {min_attainable_p(n):g}): the verdict above is read from the "
-            "means" + (f". Block by block: {counts}." if counts else ".")
+            f"{plural(n, 'block')} {'is' if n == 1 else 'are'} too few for a paired test between two methods at "
+            f"α = {alpha:g} (with N blocks the smallest two-sided exact Wilcoxon p is 2/2^N = {min_attainable_p(n):g}; "
+            "the Friedman test below asks only whether the methods differ at all, not which is ahead): the verdict "
+            "above is read from the means" + (f". Block by block: {counts}." if counts else ".")
         )
     lines = [_member_support(board, tests, m) for m in board.front]
     behind = _open_challengers(board, tests)

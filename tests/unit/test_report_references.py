@@ -201,7 +201,7 @@ def test_the_verdict_names_the_front_its_support_and_what_would_settle_it(frame:
         "Pareto-optimal" in text and "- a: leakage index 0.50" in text and "- c: leakage index 0.00" in text
     )
     assert "identity (reference)" in text and "- identity" not in text  # for scale, not on the front
-    assert "3 blocks are too few for any test at α = 0.05" in text
+    assert "3 blocks are too few for a paired test between two methods at α = 0.05" in text
     assert "What would settle it: 3 more split seeds (6 blocks) would allow a test at α = 0.05" in text
 
 
