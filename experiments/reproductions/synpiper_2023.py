@@ -6,27 +6,29 @@ private Bayesian network, SDV's CTGAN and TVAE — behind one pipeline and evalu
 fidelity (Fig. 8, an image of SDMetrics' overview) and utility (train on synthetic / test on real
 against train on real / test on real, Fig. 9). It publishes no number, names no dataset and
 says that "in the current development — we focus on the Fidelity metrics. The evaluation of
-Utility and Privacy metrics will be in the next phase": it reports no result of its
-evaluation. Its statements that a run can test are the effect of ε ("This parameter decides
-how much noise is added to the model") and that deep-learning samples "are not exact copies of
-the real data"; its "high-fidelity", "high-quality synthetic samples" once "fully trained" and
-"distribution similar to the original data" name no level and are reported without a verdict.
+Utility and Privacy metrics will be in the next phase": it reports no result of its evaluation,
+so no claim can hold. Its one statement a run can test is that deep-learning samples "are not
+exact copies of the real data"; "high-fidelity", "high-quality synthetic samples" once "fully
+trained" and "distribution similar to the original data" name no level. "This parameter [ε]
+decides how much noise is added to the model" defines ε: a sanity check, not a finding.
 
-**Claims** (``synpiper_2023_protocol``, ``synpiper_2023_claims``): PrivBayes's Quality score and
-TSTR ROC AUC rise with ε (the ``epsilon`` sweep, paired by seed); CTGAN's and TVAE's share of
-rows copied from the training split is no higher than that of new real rows (``exact_match``,
-computed only by the protocol's 300-epoch and ``copies_reference`` sweeps); the two fidelity
-statements (not evaluable). **Setup** (read from the run): releases and seeds, SDV's default
-300 epochs, both evaluation families computed, the ε grid. **Sanity**: the identity release
-scores TSTR = TRTR and fidelity 1, the Quality score is the mean of its two properties, TRTR is
-shared by every generator of a seed, every fidelity score is in [0, 1], and TSTR does not
-exceed TRTR (no leakage of the test split). **Gates** (``synpiper_2023_gates``): learns (ROC AUC
-above 0.5; F1 above the constant predictor's, separately), responds to ε, budget suffices (each
-cut budget against 300 epochs).
+**Claims** (``synpiper_2023_claims``): CTGAN's and TVAE's share of rows copied from the training
+split is no higher than that of new real rows (``exact_match``, computed only by the protocol's
+appended 300-epoch and ``copies_reference`` sweeps: *not run yet* until they have run); the two
+fidelity statements (not evaluable at any budget: no level named). **Setup** (read from the
+run): releases and seeds, SDV's default 300 epochs, both evaluation families computed, the ε
+grid. **Sanity**: PrivBayes's Quality score and TSTR ROC AUC rise with nominal ε
+(``synpiper_2023_protocol``; F1 shown, not judged), the identity release scores TSTR = TRTR and
+fidelity 1, the Quality score is the mean of its two properties, TRTR is shared by every
+generator of a seed, every fidelity score is in [0, 1], and TSTR does not exceed TRTR (no
+leakage of the test split). **Gates** (``synpiper_2023_gates``): learns at every setting (ROC AUC
+above 0.5; F1 above the constant predictor's, separately), budget suffices (each cut budget
+against 300 epochs; not evaluated without 300-epoch rows). **Notes**: ``synpiper_2023_notes``.
 
 **Decisions of the spec**: Adult (48,842 rows) with a seeded 80/20 split stratified on income;
-PrivBayes at ε = 1 (DataSynthesizer's noise scales, k = 1, 20 bins); SDV defaults (300 epochs,
-batch 500); generator seeds 0–2; fidelity = KS/TV complements, correlation and contingency
+PrivBayes at nominal ε = 1 (DataSynthesizer's noise scales, k = 1, 20 bins: it spends 1.5·ε under
+replace-one neighbours); SDV defaults (300 epochs, batch 500); generator seeds 0–2 (every
+interval rests on these 3 seeds); fidelity = KS/TV complements, correlation and contingency
 similarity, Quality score; utility = ``ml_efficacy`` (RF of 100 trees and LR, F1 and ROC AUC).
 
 **Protocol profile** (committed, ``results/reproductions/runs/synpiper_2023/protocol``): CTGAN
@@ -34,9 +36,9 @@ at 20 epochs and TVAE at 50 (plus 5 and 15) instead of 300; the committed fits c
 CTGAN epoch and 2.3–6 s per TVAE epoch of wall-clock fit_s (one thread, 39,073 rows), so SDV's
 300 epochs are about 1.1–1.6 h per CTGAN seed: the appended ``budget_ctgan_300``,
 ``budget_tvae_300`` and ``copies_reference`` sweeps run them (the yaml gives the estimate).
-Until they have run, the budget gates fail with "no 300-epoch rows" and the headline CTGAN/TVAE
-rows are the cut budgets. **Quick profile**: 1,000 rows, one seed, 1-epoch CTGAN/TVAE: a smoke
-test whose claims are not evaluable or rest on untrained generators.
+Until they have run the run is incomplete, the budget gates are not evaluated, the copies claim
+is not run and the headline CTGAN/TVAE rows are the cut budgets. **Quick profile**: 1,000 rows,
+one seed, 1-epoch CTGAN/TVAE: a smoke test.
 """
 
 import json
@@ -51,7 +53,8 @@ from experiments.reproductions.synpiper_2023_claims import (
     check_fidelity_statements,
     copies_artifacts,
 )
-from experiments.reproductions.synpiper_2023_gates import GATES, cost_notes
+from experiments.reproductions.synpiper_2023_gates import GATES
+from experiments.reproductions.synpiper_2023_notes import referee_notes
 from experiments.reproductions.synpiper_2023_protocol import (
     check_epsilon,
     check_epsilon_grid,
@@ -68,6 +71,7 @@ from experiments.reproductions.synpiper_2023_select import (
     HOLDOUT,
     LABELS,
     REFERENCE,
+    SCORE_LABELS,
     SCORES,
     SDV_DEFAULT_EPOCHS,
     UTILITY_FIGURE,
@@ -158,8 +162,10 @@ def check_families(run: ReproductionRun) -> Check:
                 missing.append(f"{label_of(run, g, params)} seed {seed}: {', '.join(sorted(wanted - have))}")
     return trend(
         "setup-evaluation-families",
-        "every release is scored by both evaluation families: fidelity (five SDMetrics scores) and utility "
-        "(TSTR and TRTR of RF and LR, F1 and ROC AUC); privacy is not evaluated, as in the blog",
+        "every release is scored by both of the blog's evaluation families: fidelity (five SDMetrics scores) and "
+        "utility (TSTR and TRTR of RF and LR, F1 and ROC AUC); privacy is not one of them (the blog leaves it to "
+        "the next phase) — the only privacy measure here, exact_match, serves the copies claim and is computed "
+        "by the appended 300-epoch and copies_reference sweeps",
         '"we focus on the Fidelity metrics. The evaluation of Utility and Privacy metrics will be in the next '
         'phase of development" (Evaluation Criteria)',
         "complete" if not missing else "missing: " + "; ".join(missing),
@@ -268,18 +274,34 @@ def check_quality_is_mean(run: ReproductionRun) -> Check:
 
 
 def check_trtr_shared(run: ReproductionRun) -> Check:
-    """Sanity: the TRTR baseline is the same for every generator of a seed."""
+    """Sanity: the TRTR baseline is the same for every generator of a seed (it varies between seeds)."""
     rows = run.rows("ml_efficacy", generator=(REFERENCE, *GENERATORS))
     rows = rows[rows["variant"].isin([f"{c}:{s}" for c in CLASSIFIERS for s in SCORES])]
     spread = rows.groupby(["gen_seed", "variant"])["baseline"].agg(lambda b: float(b.max() - b.min()))
     n_generators = rows.groupby("gen_seed")["generator"].nunique()
     return exact(
         "trtr-same-for-every-generator",
-        "TRTR of each classifier and score is the same for every generator of a seed (largest spread shown)",
+        "TRTR of each classifier and score is the same for every generator of a seed (largest spread shown); "
+        "between seeds it varies with the classifier's seed, so a mean over seeds 0–2 differs from seed 0's",
         "TRTR: trained on the real data, tested on the unseen real split",
         float(spread.max()) if len(spread) else None, 0.0, kind="sanity", tol=1e-12,
-        reason=f"generators per seed: {dict(n_generators.astype(int))}", evidence=[UTILITY_TABLE],
+        reason=f"generators per seed: {dict(n_generators.astype(int))}; {_trtr_by_seed(run)}",
+        evidence=[UTILITY_TABLE],
     )  # fmt: skip
+
+
+def _trtr_by_seed(run: ReproductionRun) -> str:
+    """``RF F1 TRTR by seed: 0.684 / 0.680 / 0.677``: how the baseline moves with the classifier's seed."""
+    parts = []
+    for clf in CLASSIFIERS:
+        for score in SCORES:
+            rows = run.rows("ml_efficacy", f"{clf}:{score}", generator=(REFERENCE, *GENERATORS))
+            by_seed = rows.groupby("gen_seed")["baseline"].mean().dropna()
+            if len(by_seed) > 1 and float(by_seed.max() - by_seed.min()) > 1e-12:
+                values = " / ".join(f"{v:.3f}" for v in by_seed)
+                seeds = "/".join(str(int(s)) for s in by_seed.index)
+                parts.append(f"{CLF_LABELS[clf]} {SCORE_LABELS[score]} {values} (seeds {seeds})")
+    return "TRTR by seed: " + "; ".join(parts) if parts else "TRTR equal across seeds"
 
 
 CHECKS: list[Callable[[ReproductionRun], Check | list[Check]]] = [
@@ -298,49 +320,6 @@ CHECKS: list[Callable[[ReproductionRun], Check | list[Check]]] = [
 ]
 QUICK_MUST_PASS = {f"tstr-at-most-trtr-{g}" for g in GENERATORS} | {"fidelity-in-unit-interval"}
 ALLOWED_STATUSES: set[str] = set()
-
-
-# ---------------------------------------------------------------------- referee notes
-def referee_notes(run: ReproductionRun, checks: Sequence[Check]) -> list[str]:
-    """What the blog states and what this run can say about it; the cut budgets and their cost."""
-    notes = [
-        "**What the blog claims.** Its SynPiper section publishes no number and names no dataset; it describes "
-        'three generators and an evaluation plan, and says utility and privacy evaluation are for "the next '
-        'phase", so it states no result of fidelity or utility to reproduce. Two statements can be tested: '
-        'ε "decides how much noise is added" (PrivBayes\'s fidelity and utility should rise with ε) and deep-'
-        'learning samples "are not exact copies of the real data". "High-fidelity", "high-quality" once '
-        '"fully trained" and a "distribution similar to the original" name no level and are shown without a '
-        "verdict. TSTR ≤ TRTR, the identity release and the score ranges are sanity checks of this pipeline, "
-        "not findings of the blog; Adult, ε = 1, the classifiers and the seeds are the spec's choices.",
-    ]
-    cut = {g: release_params(run, g).get("epochs") for g in BUDGETED}
-    cut = {g: int(e) for g, e in cut.items() if e is not None and int(e) < SDV_DEFAULT_EPOCHS}
-    if cut:
-        notes.append(
-            "**Cut budgets.** "
-            + " and ".join(
-                f"{LABELS[g]} is trained {e} of SDV's {SDV_DEFAULT_EPOCHS} epochs" for g, e in cut.items()
-            )
-            + " in this run. The ε claims do not rest on them (PrivBayes has no training budget) and the copies "
-            "claim reads 300-epoch rows only; what the cut budgets can move are the CTGAN and TVAE rows of the "
-            "fidelity and utility tables and the two not-evaluable fidelity statements' numbers. The budget gates "
-            "say whether a cut budget stands for the trained network."
-        )
-    notes.extend(cost_notes(run))
-    f1, auc = run.gate("privbayes:f1"), run.gate("privbayes")
-    if f1 is not None and not f1.passed and auc is not None and auc.passed:
-        notes.append(
-            "**PrivBayes's F1 is at the trivial level.** Classifiers trained on its ε = 1 releases score an F1 no "
-            "better than always predicting >50K (gate privbayes:f1), although their ROC AUC is well above 0.5 "
-            "(F1 depends on the classifier's class threshold, ROC AUC does not). The ε utility claim is read on "
-            "ROC AUC; the F1 columns of the tables are shown, not judged."
-        )
-    notes.append(
-        "**ε labels.** PrivBayes runs with DataSynthesizer's noise scales (accounting: datasynthesizer, "
-        "correlated mode, k = 1): ε is the value DataSynthesizer is configured with; under replace-one "
-        "neighbours it spends 1.5·ε (recorded with the rows)."
-    )
-    return notes
 
 
 # ---------------------------------------------------------------------- artifacts
@@ -364,14 +343,19 @@ def artifacts(run: ReproductionRun) -> None:
         fidelity.append(record)
     suffix = f" ({run.profile} profile)"
     run.write_table(
-        "fidelity", pd.DataFrame(fidelity), caption="Fidelity (SDMetrics; mean over generator seeds)" + suffix
-    )
+        "fidelity", pd.DataFrame(fidelity),
+        caption="Fidelity (SDMetrics; mean over generator seeds; ε is nominal). The Quality score averages Column "
+        "Shapes over every column (KS for numeric, TV for categorical) with Column Pair Trends: it is not a "
+        "ranking of the generators (read the columns; see the referee notes)" + suffix,
+    )  # fmt: skip
     utility = []
     for g in (REFERENCE, *GENERATORS):
+        seeds = seeds_of(run, g, release_params(run, g))
         for (clf, score), (tstr, trtr) in pairs(run, g).items():
             utility.append(
                 {
                     "release": label_of(run, g),
+                    "seeds": _seed_span(seeds),
                     "classifier": CLF_LABELS[clf],
                     "score": score,
                     "TSTR": tstr,
@@ -381,12 +365,30 @@ def artifacts(run: ReproductionRun) -> None:
             )
     frame = pd.DataFrame(utility)
     run.write_table(
-        "utility_tstr_trtr", frame, caption="Utility: TSTR vs TRTR on the real test split" + suffix
-    )
+        "utility_tstr_trtr", frame,
+        caption="Utility: TSTR vs TRTR on the real test split, mean over the generator seeds shown (ε is "
+        f"nominal). TRTR uses the trial's classifier seed, so it differs between seeds ({_trtr_by_seed(run)}): "
+        "a row over seeds 0–2 and the identity row (one seed) show different TRTR" + suffix,
+    )  # fmt: skip
     if len(frame):
         _utility_figure(run, frame, [label_of(run, g) for g in (REFERENCE, *GENERATORS)])
     protocol_artifacts(run)
     copies_artifacts(run)
+
+
+def _seed_span(seeds: Sequence[int]) -> str:
+    """``0–2`` or ``0`` (the generator seeds a row averages)."""
+    if not seeds:
+        return ""
+    if len(seeds) > 1 and list(seeds) == list(range(seeds[0], seeds[-1] + 1)):
+        return f"{seeds[0]}–{seeds[-1]}"
+    return ", ".join(map(str, seeds))
+
+
+def _tick(label: str) -> str:
+    """``CTGAN\n20 epochs``: a release's short name over its setting (the cut budget stays visible)."""
+    name, _, setting = label.partition(" (")
+    return name.split(" / ")[0] + (f"\n{setting.rstrip(')')}" if setting else "")
 
 
 def _utility_figure(run: ReproductionRun, frame: pd.DataFrame, order: Sequence[str]) -> None:
@@ -403,12 +405,12 @@ def _utility_figure(run: ReproductionRun, frame: pd.DataFrame, order: Sequence[s
                 cell = cell.set_index("release").reindex([r for r in order if r in set(cell["release"])])
                 ax.bar(range(len(cell)), cell["TSTR"], color=[colours[r] for r in cell.index])
                 if len(cell):
+                    generators = cell[cell.index != order[0]]["TRTR"]
                     ax.axhline(
-                        float(cell["TRTR"].iloc[0]), color="0.2", linestyle="--", linewidth=0.9, label="TRTR"
-                    )
-                ax.set_xticks(
-                    range(len(cell)), [r.split(" (")[0].split(" / ")[0] for r in cell.index], fontsize=7
-                )
+                        float(generators.mean() if len(generators) else cell["TRTR"].iloc[0]), color="0.2",
+                        linestyle="--", linewidth=0.9, label="TRTR (mean over seeds)",
+                    )  # fmt: skip
+                ax.set_xticks(range(len(cell)), [_tick(r) for r in cell.index], fontsize=7)
                 ax.set_title(f"{CLF_LABELS[clf]}, {score}")
                 if j == 0:
                     ax.set_ylabel(f"TSTR {score}")

@@ -5,6 +5,11 @@ their largest training budget in the run (SDV's default 300 epochs once the prot
 ``budget_*_300`` sweeps have run, the protocol's cut budgets until then); the protocol profile
 adds PrivBayes at other ε and the SDV models at other budgets (``synpiper_2023_protocol``),
 which every other check and table must leave out.
+
+ε labels are *nominal*: the value DataSynthesizer is configured with. Under replace-one
+neighbours its noise scales spend more (1.5·ε with k = 1); :func:`epsilon_spent` reads the
+spent value from the rows' accounting details, and every label and caption that shows ε says
+"nominal".
 """
 
 from __future__ import annotations
@@ -69,6 +74,25 @@ BUDGETED = ("sdv_ctgan", "sdv_tvae")
 BUDGET_SWEEPS = {"sdv_ctgan": "budget_ctgan_300", "sdv_tvae": "budget_tvae_300"}
 
 
+def epsilon_spent(run: ReproductionRun, epsilon: float = MAIN_EPSILON) -> float | None:
+    """The ε PrivBayes spends at nominal ``epsilon`` (its accounting details), None when not recorded."""
+    for details in run.details("fit_seconds", generator="privbayes", params={"epsilon": epsilon}):
+        accounting = (details.get("generator") or {}).get("accounting") or {}
+        if accounting.get("epsilon_spent") is not None:
+            return float(accounting["epsilon_spent"])
+    return None
+
+
+def laplace_scale(run: ReproductionRun, epsilon: float) -> float | None:
+    """The Laplace scale DataSynthesizer adds to the conditional counts at nominal ``epsilon`` (details)."""
+    for details in run.details("fit_seconds", generator="privbayes", params={"epsilon": epsilon}):
+        accounting = (details.get("generator") or {}).get("accounting") or {}
+        scale = (accounting.get("conditionals") or {}).get("laplace_scale_counts")
+        if scale is not None:
+            return float(scale)
+    return None
+
+
 def budgets(run: ReproductionRun, generator: str) -> list[int]:
     """The training budgets (epochs) a generator ran with, ascending (empty without an epochs parameter)."""
     rows = run.rows("quality_score", generator=generator)
@@ -113,7 +137,7 @@ def setting_of(run: ReproductionRun, generator: str, params: dict[str, float] | 
     """``ε = 1`` or ``300 epochs``: a release's setting (default: the headline), for labels and reasons."""
     params = release_params(run, generator) if params is None else params
     if "epsilon" in params:
-        return f"ε = {params['epsilon']:g}"
+        return f"nominal ε = {params['epsilon']:g}"
     if "epochs" in params:
         epochs = int(params["epochs"])
         return f"{epochs} epoch{'s' if epochs != 1 else ''}"
