@@ -197,6 +197,14 @@ def _dispatch(argv: list[str]) -> int:
         from harness.cache_command import cache_cli
 
         return cache_cli(args)
+    if command == "records":
+        from harness.records_command import records_cli
+
+        return records_cli(args)
+    if command == "leak-check":
+        from harness.records_command import leak_check_cli
+
+        return leak_check_cli(args)
     if command == "evaluate":
         from harness.evaluate import evaluate_cli
 
@@ -266,10 +274,12 @@ def _parser() -> argparse.ArgumentParser:
     from harness.cache_command import add_cache_parser
     from harness.dataset_init import add_init_parser
     from harness.evaluate import add_evaluate_parser
+    from harness.records_command import add_records_parser
 
     add_init_parser(sub)
     add_evaluate_parser(sub)
     add_cache_parser(sub)
+    add_records_parser(sub)
     worker = sub.add_parser(
         "worker", help="a warm background process that runs commands without start-up imports"
     )

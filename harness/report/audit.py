@@ -11,7 +11,8 @@ it lies above the configured ε of a formally DP generator), ``privacy_gain`` an
   AUC [CI], TPR at 0.1 %, 1 % and 10 % FPR [CI], ε lower bound, configured ε, games, fits
   and audit seconds, each the mean over the variant's trials;
 * :func:`record_table` / :func:`record_display` — the most exposed target records (by
-  per-record AUC, over all trials), identified by a row hash, never by their values;
+  per-record AUC, over all trials), identified by a keyed reference only (never a value, a
+  split or a position);
 * :func:`audit_findings` — the ε lower bounds above a generator's configured ε;
 * :func:`audit_blocks` and :func:`audit_warning_blocks` — the report blocks.
 
@@ -54,7 +55,9 @@ COSTS: tuple[tuple[str, str, str], ...] = (
 )
 # Derived from the row's metric_s (the audit's wall time; the details hold no timing).
 TIMES: tuple[tuple[str, str], ...] = (("audit_s", "audit s"), ("fits_per_s", "fits / s"))
-RECORD_FIELDS: tuple[str, ...] = ("row_hash", "split", "position", "group", "auc", "attack")
+# What a shareable report may say about a target record: its keyed reference (harness.record_keys),
+# never a split, a position or a public hash of its content (issue 29: those disclose membership)
+RECORD_FIELDS: tuple[str, ...] = ("record", "group", "auc", "attack")
 TEXT = (
     "A membership-inference audit plays repeated games: a target record is or is not in the training data, "
     "the generator is fitted and sampled, and attacks guess from the release whether the target was in. "
@@ -254,8 +257,9 @@ def audit_display(table: pd.DataFrame) -> DisplayTable:
 def record_table(frame: pd.DataFrame, top: int = TOP_RECORDS) -> pd.DataFrame:
     """The ``top`` most exposed target records over all trials, by per-record AUC (highest first).
 
-    Only the identifying fields of ``details.records`` are kept (row hash, split, position,
-    group, AUC, attack): the records' values never reach the report.
+    Only :data:`RECORD_FIELDS` of ``details.records`` are kept (the keyed reference, group,
+    AUC, attack): no value, split, position or public hash of a record reaches the report, also
+    from rows written before references were keyed (their records show no reference).
 
     Returns
     -------
@@ -286,15 +290,13 @@ def record_display(table: pd.DataFrame) -> DisplayTable:
         {
             "generator": table["label"].astype(str),
             "dataset": table["dataset"].astype(str),
-            "row hash": table["row_hash"].map(_text),
-            "split": table["split"].map(_text),
-            "position": table["position"].map(_text),
+            "record (keyed)": table["record"].map(_text),
             "group": table["group"].map(_text),
             "AUC": [format_number(v) for v in table["auc"]],
             "attack": table["attack"].map(_text),
         }
     )
-    return DisplayTable(text=text, numeric=frozenset({"position", "AUC"}))
+    return DisplayTable(text=text, numeric=frozenset({"AUC"}))
 
 
 def _text(value: object) -> str:
@@ -459,6 +461,10 @@ def audit_blocks(frame: pd.DataFrame, writer: TableWriter) -> list[Block]:
         display = record_display(records)
         caption = f"Most exposed records (top {len(records)} by per-record AUC over all trials)"
         files = writer.write(display, records, "mia_audit_records", caption)
-        note = "Records are identified by a hash of the row and their position in their split; values are never shown."
+        note = (
+            "Records are named by a reference keyed with the user's secret (harness.record_keys): "
+            "a reader cannot find a candidate record here or tell whether it was trained on; "
+            "the key's owner resolves them with `privbench records RUN_DIR`."
+        )
         blocks.append(TableBlock(display, caption, files, note))
     return blocks

@@ -85,8 +85,8 @@ class MiaAudit(BaseMetric):
     with the largest AUC on the selection half of the games):
 
     * ``auc``: area under the ROC of the pooled games (all targets), DeLong CI; 0.5 = chance.
-      Details hold every attack's AUC, thinned ROC curves, the per-target records (row hash,
-      split and position, never raw values) and the audit's cost.
+      Details hold every attack's AUC, thinned ROC curves, the per-target records (a keyed
+      reference, :mod:`harness.record_keys`; never a split, a position or a value) and the audit's cost.
     * ``tpr_at_fpr_0.1pct``, ``tpr_at_fpr_1pct``, ``tpr_at_fpr_10pct``: TPR at FPR 0.1 %, 1 %, 10 %
       with Clopper–Pearson CIs; ``resolvable`` is false when the audit has fewer than 1/FPR
       OUT games.
@@ -377,7 +377,7 @@ class _Summary:
                     "attack": head,
                     "attacks": per_attack,
                     "roc": curves,
-                    "records": sorted(records, key=lambda r: (-r["auc"], r["row_hash"])),
+                    "records": sorted(records, key=lambda r: (-r["auc"], r["record"])),
                     **configured,
                     **cost,
                     "confidence": confidence,

@@ -6,7 +6,6 @@ Anonymisation Groundhog Day", USENIX Security 2022; used by SMOTE-DP, ``001_…`
 
 from __future__ import annotations
 
-import math
 from typing import Any, ClassVar
 
 import numpy as np
@@ -18,6 +17,7 @@ from harness.errors import ConfigError, IncomputableMetricError
 from harness.generator import BaseGenerator
 from harness.metric import BaseMetric, Family, GeneratorFactory, Goal, MetricResult
 from harness.params import check_choice, check_int
+from harness.record_keys import references
 from harness.spec import DatasetSpec
 from metrics.privacy.mia_features import FEATURE_SETS, FeatureMap
 from metrics.privacy.mia_targets import draw_rows, outside_counts, with_target
@@ -38,8 +38,10 @@ class MiaPrivacyGain(BaseMetric):
     chance; ``001_…`` reads PG ≥ 1 as protected). Higher is better.
 
     Outputs: ``all`` (mean PG over the targets), ``outliers`` and ``random`` (the two target
-    groups, when present). Details hold, per target, the PG mean and standard deviation over
-    the games and the mean TP and FP rates, plus the effective sizes and the number of fits.
+    groups, when present). Details hold, per target (named by its keyed reference,
+    :mod:`harness.record_keys`; never its values, split or position), the PG mean and standard
+    deviation over the games and the mean TP and FP rates, plus the effective sizes and the
+    number of fits.
 
     Parameters
     ----------
@@ -191,8 +193,9 @@ class MiaPrivacyGain(BaseMetric):
                 gains[t].append(1.0 - (tp - fp))
                 rates[t].append((tp, fp))
 
+        names = dict(zip(targets, references(population.iloc[targets]), strict=True))
         per_target: dict[str, dict[str, Any]] = {
-            str(t): {
+            names[t]: {
                 "group": "outlier" if t in outliers else "random",
                 "pg_mean": float(np.mean(gains[t])),
                 "pg_sd": float(np.std(gains[t], ddof=1)) if len(gains[t]) > 1 else 0.0,
@@ -203,7 +206,6 @@ class MiaPrivacyGain(BaseMetric):
         }
         common: dict[str, Any] = {
             "targets": per_target,
-            "target_rows": {str(t): _row_dict(population.iloc[t]) for t in targets},
             "population": self.population,
             "n_population": len(population),
             "size_raw_A": size_a,
@@ -217,7 +219,7 @@ class MiaPrivacyGain(BaseMetric):
         for group, members in groups.items():
             if not members:
                 continue
-            values = [per_target[str(t)]["pg_mean"] for t in members]
+            values = [per_target[names[t]]["pg_mean"] for t in members]
             out[group] = MetricResult(
                 value=float(np.mean(values)),
                 details={**common, "n_targets": len(members), "pg_min": float(min(values))}
@@ -275,10 +277,3 @@ class _Game:
         self.n_fits += 1
         n_rows = None if model.info().fixed_size else self.size
         return [self.features.transform(model.sample(n_rows)) for _ in range(n_tables)]
-
-
-def _row_dict(row: pd.Series) -> dict[str, Any]:
-    return {
-        str(k): (None if (isinstance(v, float) and math.isnan(v)) or v is pd.NA or v is pd.NaT else str(v))
-        for k, v in row.items()
-    }

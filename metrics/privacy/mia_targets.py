@@ -10,7 +10,6 @@ worst-case canaries of DP auditing.
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,6 +17,7 @@ import numpy as np
 import pandas as pd
 
 from harness.errors import IncomputableMetricError
+from harness.record_keys import content_hashes, reference, user_key
 from harness.spec import DatasetSpec
 from metrics.privacy.mia_features import numeric_values
 
@@ -77,7 +77,11 @@ def select_targets(
 
 @dataclass(frozen=True)
 class Population:
-    """The attacker's population in canonical row order, with where each row came from."""
+    """The attacker's population in canonical row order, with where each row came from.
+
+    ``split`` and ``position`` stay inside the metric (tests read them): they say whether a
+    record was in the training data, which is exactly what a shareable output must not say.
+    """
 
     frame: pd.DataFrame
     split: np.ndarray
@@ -91,7 +95,7 @@ class Population:
         frame = pd.concat(parts, ignore_index=True)
         split = np.array(["train"] * len(train) + ["control"] * (len(frame) - len(train)))
         position = np.r_[np.arange(len(train)), np.arange(len(frame) - len(train))]
-        hashes = pd.util.hash_pandas_object(frame, index=False).to_numpy()
+        hashes = content_hashes(frame)
         order = np.argsort(hashes, kind="stable")
         return cls(
             frame=frame.iloc[order].reset_index(drop=True),
@@ -101,12 +105,13 @@ class Population:
         )
 
     def record(self, row: int) -> dict[str, Any]:
-        """Where row ``row`` comes from: a hash of its content, its split and its position there."""
-        return {
-            "row_hash": _short_hash(int(self.content_hash[row])),
-            "split": str(self.split[row]),
-            "position": int(self.position[row]),
-        }
+        """How outputs name row ``row``: its keyed reference (:mod:`harness.record_keys`) only.
+
+        No split, no position and no public hash: given a report and a candidate record, a
+        reader without the user's key can neither find the record nor tell whether it was
+        trained on. ``privbench records`` resolves the references for the key's owner.
+        """
+        return {"record": reference(int(self.content_hash[row]), user_key())}
 
 
 def draw_rows(frame: pd.DataFrame, size: int, rng: np.random.Generator) -> pd.DataFrame:
@@ -118,7 +123,3 @@ def draw_rows(frame: pd.DataFrame, size: int, rng: np.random.Generator) -> pd.Da
 def with_target(raw: pd.DataFrame, target: pd.DataFrame) -> pd.DataFrame:
     """The raw table with the target record appended (an IN game's training table)."""
     return pd.concat([raw, target], ignore_index=True)
-
-
-def _short_hash(value: int) -> str:
-    return hashlib.sha256(value.to_bytes(8, "little")).hexdigest()[:12]

@@ -71,8 +71,8 @@ def _records(generator: str, seed: int) -> list[dict[str, Any]]:
     base = 0.5 if generator == "dpgen" else 0.7
     return [
         {
-            "row_hash": f"{generator[:2]}{seed}{i:02d}abcdef",
-            "split": "train",
+            "record": f"{generator[:2]}{seed}{i:02d}abcdef",
+            "split": "train",  # an older version's field: must never reach the report
             "position": 10 * seed + i,
             "group": "outlier" if i < 2 else "random",
             "auc": round(base + 0.02 * i + 0.01 * seed, 4),
@@ -241,14 +241,13 @@ def test_record_table_sorts_by_auc_and_hides_raw_values(frame: pd.DataFrame) -> 
     assert list(shown.columns) == [
         "generator",
         "dataset",
-        "row hash",
-        "split",
-        "position",
+        "record (keyed)",
         "group",
         "AUC",
         "attack",
     ]
-    assert shown.at[0, "row hash"] == "ct107abcdef" and shown.at[0, "AUC"] == "0.850"
+    assert shown.at[0, "record (keyed)"] == "ct107abcdef" and shown.at[0, "AUC"] == "0.850"
+    assert not {"split", "position"} & set(records.columns)
     assert RAW_VALUE not in shown.to_csv() and RAW_VALUE not in records.to_csv()
 
 
