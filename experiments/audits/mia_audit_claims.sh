@@ -14,6 +14,6 @@ run experiment=mia_audit_epsilon dataset=adult,german_credit generator=smote_dp,
 run experiment=mia_audit_exposure dataset=adult,german_credit \
   generator=identity,independent_marginals,eps_private_smote,smote_dp,mondrian,sdv_gaussian_copula,sdv_ctgan,sdv_tvae \
   hydra.sweep.dir=$out/exposure
-privbench leak-check "$out"  # shareable: no public hash, membership label or real row (issue 29)
 privbench report "$out"/epsilon_* -o "$out/report_epsilon" --privacy mia_audit/epsilon_lb
 privbench report "$out"/exposure -o "$out/report_exposure" --privacy mia_audit/auc
+privbench leak-check "$out"  # shareable: no public hash, membership label or real row (issue 29)
