@@ -23,7 +23,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -79,13 +79,22 @@ class RealRecords:
         return bool(candidates)
 
 
-def scan(root: Path, real: pd.DataFrame | RealRecords) -> list[Finding]:
-    """Every :class:`Finding` in the shareable files under ``root`` (or the file ``root``)."""
-    records = real if isinstance(real, RealRecords) else RealRecords(real)
+def scan(root: Path, real: pd.DataFrame | RealRecords | Sequence[RealRecords]) -> list[Finding]:
+    """Every :class:`Finding` in the shareable files under ``root`` (or the file ``root``).
+
+    ``real`` is the real table, or several (each file is read once whatever their number).
+    """
+    if isinstance(real, pd.DataFrame):
+        tables: Sequence[RealRecords] = [RealRecords(real)]
+    elif isinstance(real, RealRecords):
+        tables = [real]
+    else:
+        tables = list(real)
+    fingerprints = set().union(*(t.fingerprints for t in tables)) if tables else set()
     findings: list[Finding] = []
     for path in _shareable_files(Path(root)):
         for text in _texts(path):
-            findings += _scan_text(path, text, records)
+            findings += _scan_text(path, text, fingerprints, tables)
     return findings
 
 
@@ -112,18 +121,16 @@ def _texts(path: Path) -> Iterator[str]:
                     yield value
 
 
-def _scan_text(path: Path, text: str, records: RealRecords) -> list[Finding]:
+def _scan_text(path: Path, text: str, fingerprints: set[str], tables: Sequence[RealRecords]) -> list[Finding]:
     found: list[Finding] = []
-    tokens = {
-        t for t in TOKEN.findall(text) if t in records.fingerprints or t.lower() in records.fingerprints
-    }
+    tokens = {t for t in TOKEN.findall(text) if t in fingerprints or t.lower() in fingerprints}
     if tokens:
         found.append(Finding(path, "public fingerprint", f"{len(tokens)} public hash(es) of real records"))
     if SPLIT_LABEL.search(text):
         found.append(Finding(path, "membership label", "a record's split (train/control)"))
     if path.suffix in (".csv", ".md") and _record_table_with_split(text):
         found.append(Finding(path, "membership label", "a table of records with a split column"))
-    rows = sum(records.matches_row(obj) for obj in _json_objects(text))
+    rows = sum(any(t.matches_row(obj) for t in tables) for obj in _json_objects(text))
     if rows:
         found.append(Finding(path, "real values", f"{rows} object(s) equal to a real row"))
     return found

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import io
+import re
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +32,7 @@ from harness.report.audit import parse_details
 from harness.spec import DatasetSpec
 from harness.storage import atomic_write_bytes
 
+DATASET_NAME = re.compile(r"^dataset:\n(?:  .*\n)*?  name: (.+)$", re.MULTILINE)
 PRIVATE = "private"
 OUTPUT = "exposed_records.csv"
 KEYS = ("dataset", "generator", "split_seed", "fold", "gen_seed")
@@ -155,7 +157,11 @@ def run_datasets(run_dir: Path) -> dict[str, pd.DataFrame]:
     """
     frames: dict[str, pd.DataFrame] = {}
     for config in sorted(Path(run_dir).glob("**/.hydra/config.yaml")):
-        cfg = yaml.safe_load(config.read_text()) or {}
+        text = config.read_text()
+        named = DATASET_NAME.search(text)
+        if named is not None and named.group(1).strip("'\"") in frames:
+            continue  # parsing thousands of job configs is the slow part: one per dataset
+        cfg = yaml.safe_load(text) or {}
         block = cfg.get("dataset") or {}
         name = block.get("name")
         if not isinstance(name, str) or name in frames:
@@ -178,8 +184,8 @@ def _named_datasets(root: Path) -> set[str]:
     names: set[str] = set()
     files = [root] if root.is_file() else sorted(root.rglob("*.parquet"))
     for path in files:
-        if path.suffix != ".parquet" or "private" in path.parts:
-            continue
+        if path.suffix != ".parquet" or "private" in path.parts or (path.parent / ".hydra").is_dir():
+            continue  # a job's rows: its config named the dataset
         try:
             column = pq.read_table(path, columns=["dataset"]).column("dataset").to_pylist()
         except (KeyError, ValueError, OSError, pa.ArrowInvalid):

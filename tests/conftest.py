@@ -41,6 +41,7 @@ def privbench_runner(tmp_path: Path) -> Runner:
         **os.environ,
         "PRIVBENCH_RESULTS_DIR": str(tmp_path / "results"),
         "PRIVBENCH_CACHE_DIR": str(tmp_path / "cache"),
+        "PRIVBENCH_KEY_FILE": str(tmp_path / "record_key"),
         "PRIVBENCH_PROGRESS": "0",
         "PYTHONPATH": str(REPO),
     }
