@@ -82,3 +82,14 @@ def references(frame: pd.DataFrame, key: bytes | None = None) -> list[str]:
     """Keyed references of every row of ``frame`` (the user's key unless ``key`` is given)."""
     key = user_key() if key is None else key
     return [reference(int(h), key) for h in content_hashes(frame)]
+
+
+def distinct(refs: list[str]) -> list[str]:
+    """``refs`` with repeats told apart in order (``ref``, ``ref#2``, …): identical rows of a
+    table share a content, hence a reference, but are distinct targets."""
+    seen: dict[str, int] = {}
+    out = []
+    for ref in refs:
+        seen[ref] = seen.get(ref, 0) + 1
+        out.append(ref if seen[ref] == 1 else f"{ref}#{seen[ref]}")
+    return out

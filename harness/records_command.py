@@ -136,7 +136,8 @@ def write_exposed_records(run_dir: Path) -> tuple[Path, int, int]:
     for dataset, group in named.groupby("dataset", sort=True):
         frame = _dataset_frame(run_dir, str(dataset))
         position = {ref: i for i, ref in enumerate(references(frame))}
-        rows = group["record"].map(position)
+        found = [position.get(str(ref).split("#")[0]) for ref in group["record"]]  # ref#2: a repeat
+        rows = pd.Series(found, index=group.index, dtype="Float64")
         values = frame.iloc[rows.dropna().astype(int)].reset_index(drop=True)
         resolved = group[rows.notna()].assign(row=rows.dropna().astype(int).to_numpy()).reset_index(drop=True)
         parts.append(pd.concat([resolved, values.astype("string")], axis=1))

@@ -20,7 +20,7 @@ from typing import Any
 import pandas as pd
 
 from harness.errors import DataError
-from harness.record_keys import content_hashes, reference, user_key
+from harness.record_keys import content_hashes, distinct, reference, user_key
 from harness.records_command import run_datasets
 from harness.report.audit import parse_details
 from harness.spec import canonical_json
@@ -121,19 +121,23 @@ def _rekeyed(parsed: dict[str, Any], lookup: _Lookup, count: RekeyCount) -> dict
                 ref = f"unresolved-{count.unresolved}"
             kept = {k: v for k, v in record.items() if k not in OLD_RECORD_FIELDS}
             records.append({"record": ref, **kept})
+        names = distinct([str(r.get("record")) if isinstance(r, dict) else "" for r in records])
+        records = [
+            {**r, "record": n} if isinstance(r, dict) else r for r, n in zip(records, names, strict=True)
+        ]
         out["records"] = sorted(records, key=lambda r: (-float(r.get("auc", 0.0)), str(r.get("record"))))
     if "target_rows" in parsed:
         values = parsed["target_rows"] if isinstance(parsed["target_rows"], dict) else {}
         found = parsed.get("targets")
         targets: dict[str, Any] = found if isinstance(found, dict) else {}
-        renamed: dict[str, Any] = {}
-        for old, target in targets.items():
+        refs: list[str] = []
+        for old in targets:
             ref = lookup.from_values(values.get(old) or {})
             count.records += 1
             if ref is None:
                 count.unresolved += 1
                 ref = f"unresolved-{count.unresolved}"
-            renamed[ref] = target
-        out["targets"] = renamed
+            refs.append(ref)
+        out["targets"] = dict(zip(distinct(refs), targets.values(), strict=True))
         del out["target_rows"]
     return out

@@ -24,6 +24,7 @@ from harness.errors import ConfigError, IncomputableMetricError
 from harness.generator import BaseGenerator
 from harness.metric import BaseMetric, Family, GeneratorFactory, Goal, MetricResult
 from harness.params import check_choice, check_int
+from harness.record_keys import distinct
 from harness.spec import DatasetSpec
 from metrics.privacy.mia_attacks import ATTACKS, EncodedTable, TargetAttacks, scott_bandwidth
 from metrics.privacy.mia_features import FEATURE_SETS, FeatureMap
@@ -285,9 +286,10 @@ class MiaAudit(BaseMetric):
             "n_pool": len(pool),
             "n_game_fits": n_game_fits,
         }
+        names = distinct([pop.record(t)["record"] for t in targets])  # identical rows: distinct targets
         records = [
-            {**pop.record(t), "group": "outlier" if t in outliers else "random", **summary.record(t)}
-            for t in targets
+            {"record": name, "group": "outlier" if t in outliers else "random", **summary.record(t)}
+            for name, t in zip(names, targets, strict=True)
         ]
         return summary.results(fitter.formal_dp, records, cost)
 

@@ -17,7 +17,7 @@ from harness.errors import ConfigError, IncomputableMetricError
 from harness.generator import BaseGenerator
 from harness.metric import BaseMetric, Family, GeneratorFactory, Goal, MetricResult
 from harness.params import check_choice, check_int
-from harness.record_keys import references
+from harness.record_keys import distinct, references
 from harness.spec import DatasetSpec
 from metrics.privacy.mia_features import FEATURE_SETS, FeatureMap
 from metrics.privacy.mia_targets import draw_rows, outside_counts, with_target
@@ -193,7 +193,7 @@ class MiaPrivacyGain(BaseMetric):
                 gains[t].append(1.0 - (tp - fp))
                 rates[t].append((tp, fp))
 
-        names = dict(zip(targets, references(population.iloc[targets]), strict=True))
+        names = dict(zip(targets, distinct(references(population.iloc[targets])), strict=True))
         per_target: dict[str, dict[str, Any]] = {
             names[t]: {
                 "group": "outlier" if t in outliers else "random",

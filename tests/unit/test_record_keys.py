@@ -59,3 +59,9 @@ def test_a_short_key_file_is_refused(key_path: Path) -> None:
     key_path.write_bytes(b"short")
     with pytest.raises(Exception, match="record key has 5 bytes; expected 32"):
         user_key()
+
+
+def test_identical_rows_are_distinct_targets() -> None:
+    from harness.record_keys import distinct
+
+    assert distinct(["a", "b", "a", "a"]) == ["a", "b", "a#2", "a#3"]
