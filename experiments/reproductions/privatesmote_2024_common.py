@@ -1,15 +1,17 @@
-"""R-EPS shared pieces: the techniques, the optimisation paths per block and the block statistics.
+"""R-EPS shared pieces: the techniques, the optimisation paths per block and the thresholds.
 
 Every claim of :mod:`experiments.reproductions.privatesmote_2024` compares techniques on the
 optimisation paths of ``000_…`` §4.3 (Fig. 4: each technique's best-AUC and best-linkability
 variant) within *blocks*: (dataset, QI set) pairs, the replication the run has (one generator
 seed, one split). Pairs of one dataset are not independent — they share the data, and a
-technique that ignores the QI set releases the same table in all five — so every interval
-computed here says so in its ``method`` and is narrower than one over datasets would be.
+technique that ignores the QI set releases the same table in all five — so the claims are
+decided per dataset (:mod:`experiments.reproductions.privatesmote_2024_stats`).
 """
 
 from __future__ import annotations
 
+import dataclasses
+import json
 import math
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -18,7 +20,7 @@ import numpy as np
 import pandas as pd
 
 from experiments.reproductions.privatesmote_2024_budget import PROTOCOL_BUDGETS, main_results
-from harness.reproduction import ReproductionRun
+from harness.reproduction import Check, ReproductionRun
 from harness.reproduction import uncertainty as unc
 
 TECHNIQUES: dict[str, str] = {
@@ -47,10 +49,29 @@ PRIVACY = "linkability"
 BLOCKS: tuple[str, ...] = ("dataset", "qi_set")
 ROPE = 1.0
 """The paper's region of practical equivalence on the AUC percentage difference (§4.1), in %."""
+LINK_MARGIN = 0.02
+"""Practical equivalence of two linkability risks: about Anonymeter's own error at 500 attacks (0.01-0.04)."""
+NEAR_ZERO = 0.05
+"""'Near zero' / 'good privacy' for a linkability risk: at most 0.05 (our reading; the paper gives no number)."""
+MIN_FIDELITY = 0.01
+"""Smallest change of a [0, 1] general-utility score that counts as 'better' / 'lower' (Fig. 3): one point."""
+PPT_GATE = "ppt_stand_in"
+"""Gate key of the claims whose tested property PPT's stand-in does not have (see the gates module)."""
 PPT_STAND_IN = (
     "PPT is kanon_fulldomain (full-domain generalisation to k = 3 with at most 5 % suppression, the 1st-3rd "
     "best k-minimal lattice node by entropy), not ARX with the authors' hand-set hierarchies (unpublished)"
 )
+PPT_NOT_EVALUABLE = (
+    "PPT is a stand-in: the setup check setup-ppt-stand-in fails (kanon_fulldomain, not ARX with the authors' "
+    "unpublished hierarchies, outlier suppression and dropped high-cardinality features, which the paper ties to "
+    "its PPT's linkability, Boundary Adherence and solutions); the numbers on the stand-in are recorded, not judged"
+)
+"""Why every claim on PPT is not evaluable: the same words, so the summary lists them together."""
+
+
+def ppt_not_evaluable(check: Check, also: str = "") -> Check:
+    """``check`` (a claim on PPT) made not evaluable for the stand-in, ``also`` appended (another reason)."""
+    return dataclasses.replace(check, not_evaluable=PPT_NOT_EVALUABLE + (f"; also {also}" if also else ""))
 
 
 def utility_variant(run: ReproductionRun) -> str:
@@ -137,17 +158,6 @@ def blocks_text(index: pd.Index) -> str:
     return f"{len(index)} (dataset, QI set) pairs of {len(datasets)} dataset(s) ({', '.join(datasets)})"
 
 
-NOT_INDEPENDENT = (
-    "pairs of one dataset are not independent (they share the data; a technique that ignores the QI set "
-    "releases one table for all five), so the interval is narrower than one over datasets"
-)
-
-
-def pairs_method(index: pd.Index, what: str = "paired bootstrap (95 %)") -> str:
-    """The ``method`` text of an interval over the blocks of ``index``."""
-    return f"{what} over {blocks_text(index)}; {NOT_INDEPENDENT}"
-
-
 def mean_interval(values: pd.Series, name: str) -> dict[str, Any] | None:
     """Bootstrap interval of the mean of ``values`` over its blocks (None with fewer than two)."""
     return unc.bootstrap_mean(values.dropna(), name)
@@ -179,29 +189,56 @@ def paper_budget_key(generator: str) -> str:
     return f"{generator}@{param}={paper}"
 
 
-def conjunction(
-    run: ReproductionRun, parts: Sequence[tuple[dict[str, Any] | None, tuple[str, ...]]]
-) -> tuple[list[dict[str, Any]], tuple[str, ...], str]:
-    """Intervals and gate keys of a claim that holds only if every part does (effects > 0).
+def gan_frame(run: ReproductionRun) -> tuple[pd.DataFrame, str]:
+    """The rows a claim on the deep / DP generators reads, and where they come from, in words.
 
-    A part whose gates failed cannot support the claim; but when a part that needs no failed
-    gate is already not beyond noise in the stated direction, the claim cannot be reproduced
-    whatever the others show, so they are left out (and the claim does not rest on their
-    gates): the verdict is then not reproduced or inconclusive from the valid parts alone.
-    Returns the intervals, the gate keys and a note on what was left out.
+    Protocol profile: ds3, the GANs at the paper's smallest budget (its ``budget_*`` sweeps; the
+    main sweeps' 10-epoch GANs fail their gates), the other techniques as in the main sweeps.
+    Other profiles: the main results.
     """
-    failed = {g.key for g in run.gates if not g.passed}
-    free = [(i, keys) for i, keys in parts if not set(keys) & failed]
-    if any(i is not None and i["low"] <= 0 for i, _ in free) and len(free) < len(parts):
-        names = [str(i["name"]) for i, keys in parts if i is not None and set(keys) & failed]
-        note = (
-            f"the comparisons resting on a failed adequacy gate ({', '.join(names)}) are left out: without "
-            "them the claim already cannot hold beyond noise"
-        )
-        free_keys = tuple(dict.fromkeys(k for _, ks in free for k in ks))
-        return [i for i, _ in free if i is not None], free_keys, note
-    keys = tuple(dict.fromkeys(k for _, ks in parts for k in ks))
-    return [i for i, _ in parts if i is not None], keys, ""
+    from experiments.reproductions.privatesmote_2024_budget import BUDGET_DATASET, budget_mask
+
+    if run.profile != "protocol":
+        return run.results, "the main sweeps"
+    ds3 = run.results["dataset"] == BUDGET_DATASET
+    gans = run.results["generator"].isin(list(PROTOCOL_BUDGETS))
+    frame = run.results[ds3 & (~gans | budget_mask(run, "paper"))]
+    return frame, f"{BUDGET_DATASET} only (one test-bed dataset) with the GANs at the paper's smallest budget"
+
+
+def gan_table(run: ReproductionRun) -> tuple[pd.DataFrame, str]:
+    """:func:`path_table` of :func:`gan_frame` (cached) and where it comes from."""
+    frame, where = gan_frame(run)
+    if run.profile != "protocol":
+        return path_table(run), where
+    return _cached(run, "paths:gans", lambda: path_table(run, frame=frame)), where
+
+
+def gan_gate_keys(run: ReproductionRun, generator: str) -> tuple[str, ...]:
+    """Gate keys of a claim on ``generator`` as :func:`gan_frame` reads it."""
+    return (paper_budget_key(generator),) if run.profile == "protocol" else gan_keys(run, generator)
+
+
+def iterations_run(run: ReproductionRun, table: pd.DataFrame, path: str, generator: str) -> str:
+    """Epochs / iterations asked and run by ``generator``'s picks on ``path`` (``100 of 100``, ``5-36 of 100``)."""
+    picks = table[(table["path"] == path) & (table["generator"] == generator)]
+    if picks.empty or generator not in PROTOCOL_BUDGETS:
+        return ""
+    rows = run.rows("fit_seconds", generator=generator)
+    ran: dict[str, int] = {}
+    for params, text in zip(rows["generator_params"], rows["details"]):
+        info = (json.loads(text) if isinstance(text, str) and text else {}).get("generator", {})
+        value = info.get("epochs_run", info.get("iterations"))
+        if value is not None:
+            ran[str(params)] = int(value)
+    asked = sorted(
+        {int(json.loads(p).get(PROTOCOL_BUDGETS[generator][0], 0)) for p in picks["generator_params"]}
+    )
+    done = [ran[p] for p in picks["generator_params"] if p in ran]
+    if not done:  # the SDV models record no count: they train every epoch asked
+        return f"{'/'.join(map(str, asked))} of {'/'.join(map(str, asked))}" if generator in SDV else ""
+    lo, hi = min(done), max(done)
+    return f"{lo if lo == hi else f'{lo}-{hi}'} of {'/'.join(map(str, asked))}"
 
 
 def fmt_series(values: dict[str, float], digits: int = 3) -> str:
@@ -210,15 +247,6 @@ def fmt_series(values: dict[str, float], digits: int = 3) -> str:
         f"{k} {v:.{digits}f}" if isinstance(v, float) and math.isfinite(v) else f"{k} –"
         for k, v in values.items()
     )
-
-
-def per_dataset(values: pd.Series, digits: int = 3, *, signed: bool = True) -> str:
-    """Means per dataset of a block-indexed series, as text (``ds3 +0.12, ds55 -0.03``)."""
-    if values.empty:
-        return "no block"
-    means = values.groupby(level=0).mean()
-    sign = "+" if signed else ""
-    return ", ".join(f"{d} {v:{sign}.{digits}f}" for d, v in means.items())
 
 
 def average_ranks(values: np.ndarray) -> np.ndarray:
@@ -275,9 +303,13 @@ __all__ = [
     "EPS",
     "FIDELITY",
     "GANS",
+    "LINK_MARGIN",
+    "MIN_FIDELITY",
     "NAME_OF",
-    "NOT_INDEPENDENT",
+    "NEAR_ZERO",
     "PPT",
+    "PPT_GATE",
+    "PPT_NOT_EVALUABLE",
     "PPT_STAND_IN",
     "PRIVACY",
     "QI_GENERATORS",
@@ -286,17 +318,19 @@ __all__ = [
     "SDV",
     "TECHNIQUES",
     "blocks_text",
-    "conjunction",
     "fmt_series",
+    "gan_frame",
+    "gan_gate_keys",
     "gan_keys",
+    "gan_table",
+    "iterations_run",
     "mean_interval",
     "median_interval",
     "on_path",
-    "pairs_method",
     "paper_budget_key",
+    "ppt_not_evaluable",
     "path_table",
     "pct_series",
-    "per_dataset",
     "spearman_blocks",
     "utility_variant",
 ]

@@ -5,15 +5,18 @@ factor of 9" (abstract); "approximately 9 times faster than PATE-GAN and using f
 (Table 2: minutes per variant 0.16 for ε-PrivateSMOTE, 1.48 PATE-GAN, 3.57 DPGAN; RAM 22 % against
 37-47 %). Per-variant times are fit + sample wall clock of each distinct released table on this
 2-core CPU machine; in the protocol profile on ds3, the GANs at the paper's smallest budget.
-Two biases are stated in the checks: ε-PrivateSMOTE's nearest neighbours are computed once per
-dataset and reused by its variants (the paper's code recomputes them), and DPGAN stops when its
-privacy budget is spent (1-4 epochs of 100 at ε ≤ 1 on ds3), so its time is a floor.
+These are measurements of *this* implementation: ε-PrivateSMOTE here is vectorised (about 60
+times faster per variant than the paper's 0.16 min) and computes its nearest neighbours once
+per dataset; DPGAN stops when its privacy budget is spent (1-4 of 100 epochs at ε ≤ 1 on ds3,
+where synthcity's DPGAN spreads the budget over every epoch) and PATE-GAN at ε ≤ 1 after 5-36
+of 100 iterations (as synthcity's PATE-GAN stops too), so their times are floors. So "at least
+9 times" can be measured, "approximately 9 times" cannot be matched. Memory is compared above
+the baseline every trial pays (Python, torch and the metrics: the peak of a RUS trial).
 """
 
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Callable
 from typing import Any
 
@@ -71,10 +74,12 @@ def _scope(run: ReproductionRun) -> str:
 
 
 BIASES = (
-    "two biases: ε-PrivateSMOTE's nearest neighbours are computed once per dataset and reused by its variants "
-    "(favours ε-PrivateSMOTE: only its first variant pays the search), and DPGAN stops when its privacy budget is "
-    "spent (1-4 of 100 epochs at ε ≤ 1 on ds3: favours DPGAN, its time is a floor)"
+    "biases: ε-PrivateSMOTE is vectorised and reuses its nearest neighbours across variants (favours it), DPGAN and "
+    "PATE-GAN at ε ≤ 1 stop when their privacy budget is spent (favours them: their times are floors)"
 )
+APPROX = (6.0, 13.5)
+"""'Approximately 9 times': within a factor of 1.5 of 9 (our reading)."""
+PAPER_EPS_MINUTES = 0.16
 
 
 def ratio_interval(
@@ -94,8 +99,11 @@ def ratio_interval(
 def check_speedup(run: ReproductionRun) -> Check:
     """Abstract / Table 2: ε-PrivateSMOTE is at least 9 times faster per variant than every deep / DP generator."""
     check_id = "table2-speedup"
-    claim = "minutes per variant: every deep / DP generator takes at least 9 times ε-PrivateSMOTE's"
-    paper = '"improves time requirements by at least a factor of 9" (abstract); "approximately 9 times faster than PATE-GAN" (Table 2: 1.48 / 0.16)'
+    claim = "minutes per variant: every deep / DP generator takes at least 9 times ε-PrivateSMOTE's (this implementation)"
+    paper = (
+        '"improves time requirements by at least a factor of 9" (abstract); "improving time complexity by a factor '
+        'of 9" (§6); the "approximately 9 times" against PATE-GAN is table2-speedup-pategan-magnitude'
+    )
     eps = minutes(run, EPS)
     ratios = {g: minutes(run, g) for g in GANS}
     ratios = {g: m for g, m in ratios.items() if len(m)}
@@ -119,6 +127,37 @@ def check_speedup(run: ReproductionRun) -> Check:
             [e for e in entries if e], n=min(len(m) for m in ratios.values()),
         ),
         evidence=TABLE2_EVIDENCE, reason=f"fit + sample wall clock per distinct variant; {_scope(run)}; {BIASES}",
+    )  # fmt: skip
+
+
+def check_speedup_magnitude(run: ReproductionRun) -> Check:
+    """Table 2 / §4.3: ε-PrivateSMOTE is approximately 9 times faster per variant than PATE-GAN."""
+    check_id = "table2-speedup-pategan-magnitude"
+    claim = f"minutes per variant: PATE-GAN takes approximately 9 times ε-PrivateSMOTE's ({APPROX[0]:g}-{APPROX[1]:g}×)"
+    paper = '"approximately 9 times faster than PATE-GAN" (§4.3; Table 2: 1.48 / 0.16 min per variant)'
+    eps, pate = minutes(run, EPS), minutes(run, "pategan")
+    if eps.empty or pate.empty:
+        return unavailable(
+            check_id, claim, paper, "tolerance", "no ε-PrivateSMOTE or PATE-GAN fit time", kind="claim"
+        )
+    entry = ratio_interval(pate, eps, "PATE-GAN / ε-PrivateSMOTE")
+    ratio = pate.mean() / eps.mean()
+    return trend(
+        check_id, claim, paper,
+        f"{ratio:.0f}× (PATE-GAN {pate.mean():.3f} min, ε-PrivateSMOTE {eps.mean():.4f} min per variant; the paper's "
+        f"ε-PrivateSMOTE took {PAPER_EPS_MINUTES:g} min, {PAPER_EPS_MINUTES / eps.mean():.0f} times ours)",
+        bool(APPROX[0] <= ratio <= APPROX[1]), kind="claim", level="tolerance",
+        expected={"low": APPROX[0], "high": APPROX[1]},
+        uncertainty=unc.record(
+            f"percentile bootstrap (95 %) of the ratio of mean minutes per variant, resampling each side's variants "
+            f"({len(eps)} ε-PrivateSMOTE, {len(pate)} PATE-GAN)",
+            [entry] if entry else [], n=min(len(eps), len(pate)),
+        ),
+        evidence=TABLE2_EVIDENCE,
+        reason=(
+            f"'approximately 9' read as within a factor of 1.5; the magnitude is set by the implementations: {_scope(run)}; "
+            f"{BIASES}"
+        ),
     )  # fmt: skip
 
 
@@ -150,52 +189,104 @@ def check_cost_ordering(run: ReproductionRun) -> Check:
     )  # fmt: skip
 
 
+def memory_baseline(rows: pd.DataFrame) -> pd.Series:
+    """Per dataset, the median peak RSS of the simplest technique's trials (RUS; else PPT or SMOTE): the import,
+    data and metric memory every trial pays."""
+    for generator in ("rus", "kanon_fulldomain", "smote"):
+        part = rows[rows["generator"] == generator]
+        if len(part):
+            return part.groupby("dataset")["value"].median().astype(float)
+    return pd.Series(dtype=float)
+
+
 def check_memory(run: ReproductionRun) -> Check:
-    """Table 2: ε-PrivateSMOTE uses less memory than every deep / DP generator."""
+    """Table 2: ε-PrivateSMOTE uses less memory than every deep / DP generator (above the shared baseline)."""
     check_id = "table2-memory"
-    claim = "peak memory of a trial: ε-PrivateSMOTE's is below every deep / DP generator's"
+    claim = "peak memory above the baseline every trial pays: ε-PrivateSMOTE's is below every deep / DP generator's"
     paper = '"using fewer resources" (Table 2: RAM 22.41 % against 37.42-47.42 %)'
     rows = cost_rows(run, "peak_rss_mb")
-    eps = rows[rows["generator"] == EPS]["value"].astype(float)
-    others = {g: rows[rows["generator"] == g]["value"].astype(float) for g in GANS}
+    base = memory_baseline(rows)
+    excess = rows.assign(value=rows["value"].astype(float) - rows["dataset"].map(base))
+    eps = excess[excess["generator"] == EPS]["value"].dropna()
+    others = {g: excess[excess["generator"] == g]["value"].dropna() for g in GANS}
     others = {g: v for g, v in others.items() if len(v)}
-    if eps.empty or not others:
+    if eps.empty or not others or base.empty:
         return unavailable(
-            check_id, claim, paper, "trend", "no peak memory of ε-PrivateSMOTE or a GAN", kind="claim"
+            check_id,
+            claim,
+            paper,
+            "trend",
+            "no peak memory of ε-PrivateSMOTE, a GAN or the baseline",
+            kind="claim",
         )
     entries = [
         unc.two_sample_difference(v, eps, f"{TECHNIQUES[g]} − ε-PrivateSMOTE, MB") for g, v in others.items()
     ]
     return trend(
         check_id, claim, paper,
-        f"ε-PrivateSMOTE {eps.mean():.0f} MB; " + ", ".join(f"{TECHNIQUES[g]} {v.mean():.0f}" for g, v in others.items()),
+        f"above the baseline ({', '.join(f'{d} {v:.0f} MB' for d, v in base.items())}): ε-PrivateSMOTE {eps.mean():+.0f} MB; "
+        + ", ".join(f"{TECHNIQUES[g]} {v.mean():+.0f}" for g, v in others.items()),
         all(v.mean() > eps.mean() for v in others.values()), kind="claim",
         uncertainty=unc.record(
-            "bootstrap (95 %) of each difference of mean peak RSS, resampling each side's fitted trials",
+            "bootstrap (95 %) of each difference of mean peak RSS above the baseline, resampling each side's fitted trials",
             [e for e in entries if e], n=min(len(v) for v in others.values()),
         ),
         evidence=TABLE2_EVIDENCE,
         reason=(
-            f"peak resident memory of the trial's process tree (generator and metrics: the metrics are the same for "
-            f"every technique), fitted trials only; {_scope(run)}; the paper's RAM % is of a 256 GiB machine"
+            "peak resident memory of the trial's process tree (generator and metrics), fitted trials only, minus the "
+            "median peak of a RUS trial on the same dataset (Python, torch, the data and the metrics, about 250 MB); "
+            f"{_scope(run)}; the paper's RAM % is of a 256 GiB machine, and its ε-PrivateSMOTE RAM % (22.41) repeats "
+            "its CPU % (see table2-eps-ram-copy)"
         ),
     )  # fmt: skip
 
 
 # ---------------------------------------------------------------------- what cannot be tested here
-def _risky_shares(run: ReproductionRun) -> str:
+def rewritten_shares(run: ReproductionRun) -> pd.Series:
+    """Share of the training rows ε-PrivateSMOTE treats as highest-risk (and rewrites), per (dataset, QI set)."""
     rows = run.rows("fit_seconds", generator=EPS)
-    shares: dict[str, list[float]] = {}
-    for dataset, text in zip(rows["dataset"], rows["details"]):
+    shares: dict[tuple[str, str], float] = {}
+    for dataset, qi, text in zip(rows["dataset"], rows["qi_set"], rows["details"]):
         info = (json.loads(text) if isinstance(text, str) and text else {}).get("generator", {})
-        if info.get("n_train"):
-            shares.setdefault(str(dataset), []).append(
-                float(info.get("n_risky", math.nan)) / float(info["n_train"])
-            )
-    return (
-        ", ".join(f"{d} {np.nanmin(v):.0%}-{np.nanmax(v):.0%}" for d, v in sorted(shares.items()))
-        or "no ε-PrivateSMOTE trial"
+        if info.get("n_train") and info.get("n_risky") is not None:
+            shares[(str(dataset), str(qi))] = float(info["n_risky"]) / float(info["n_train"])
+    if not shares:
+        return pd.Series(dtype=float)
+    return pd.Series(shares, dtype=float).rename_axis(["dataset", "qi_set"]).sort_index()
+
+
+def check_no_full_learning(run: ReproductionRun) -> Check:
+    """§4.3/§6: ε-PrivateSMOTE alters only the highest-risk rows, leaving the privacy-secure ones (a share of the data) as they are."""
+    check_id = "no-full-learning"
+    claim = (
+        "ε-PrivateSMOTE rewrites only the highest-risk rows, so some training rows (the privacy-secure ones) are left "
+        "unaltered in every (dataset, QI set)"
     )
+    paper = (
+        '"Since it does not alter privacy-secure instances, this may help explain its performance" (§4.3); "does not '
+        'require learning all real data" (§6)'
+    )
+    shares = rewritten_shares(run)
+    if shares.empty:
+        return unavailable(
+            check_id, claim, paper, "exact", "no ε-PrivateSMOTE trial with its risky-row count", kind="claim"
+        )
+    by_dataset = shares.groupby(level=0).agg(["min", "max"])
+    full = shares[shares >= 1.0 - 1e-12]
+    return trend(
+        check_id, claim, paper,
+        "share of training rows rewritten per dataset: "
+        + ", ".join(f"{d} {r['min']:.0%}-{r['max']:.0%}" for d, r in by_dataset.iterrows())
+        + (f"; every row in {', '.join(f'{d} {q}' for d, q in full.index)}" if len(full) else ""),
+        bool(full.empty), kind="claim", level="exact", value={f"{d}/{q}": float(v) for (d, q), v in shares.items()},
+        uncertainty={"method": "the highest-risk rows follow from the data and the QI set (k < 3): a count, no noise", "deterministic": True},
+        depends_on=(EPS,),
+        reason=(
+            "measured, not a design property: where a QI set makes every row a single-out or a pair (continuous QIs, "
+            "e.g. ds3's eight), nothing is privacy-secure and every row is rewritten, so the explanation cannot apply "
+            "there; the nearest neighbours are fitted on the whole training table (Algorithm 1, line 10)"
+        ),
+    )  # fmt: skip
 
 
 def check_not_evaluable(run: ReproductionRun) -> list[Check]:
@@ -221,13 +312,6 @@ def check_not_evaluable(run: ReproductionRun) -> list[Check]:
             f"{len(datasets)} ({', '.join(datasets)}), whose differences cannot be told from other dataset traits",
         ),
         not_evaluable(
-            "no-full-learning", "ε-PrivateSMOTE needs no model of the whole data: it rewrites only the highest-risk rows",
-            '"does not require learning all real data" (§6); "it does not alter privacy-secure instances" (§4.3)',
-            "a design property, not a measured finding; how much it spares depends on the QI sets: the share of "
-            f"training rows it rewrites here is {_risky_shares(run)} per dataset (ds3's continuous QIs make every row a "
-            "highest-risk case)",
-        ),
-        not_evaluable(
             "easy-to-configure", "ε-PrivateSMOTE is easier to implement and configure than PPT",
             '"ϵ-PrivateSMOTE is easy to implement and configure when compared to traditional privacy solutions using PPT" (§1)',
             "a qualitative judgement; no measurement of this run tests it (PPT's ARX configuration is not published)",
@@ -237,9 +321,11 @@ def check_not_evaluable(run: ReproductionRun) -> list[Check]:
 
 CHECKS: list[Callable[[ReproductionRun], Check | list[Check]]] = [
     check_speedup,
+    check_speedup_magnitude,
     check_cost_ordering,
     check_memory,
+    check_no_full_learning,
     check_not_evaluable,
 ]
 
-__all__ = ["CHECKS", "cost_rows", "minutes", "ratio_interval"]
+__all__ = ["CHECKS", "cost_rows", "memory_baseline", "minutes", "ratio_interval", "rewritten_shares"]

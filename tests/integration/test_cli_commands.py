@@ -47,7 +47,7 @@ def test_report_writes_tables_figures_and_index(privbench: Runner, tmp_path: Pat
     pngs = sorted((report / "figures").glob("*.png"))
     assert pngs and all(p.stat().st_size > 1000 for p in pngs)
     # self-contained: every figure is embedded (no relative image links), its PDF stays a download
-    assert "<img src=\"figures/" not in html
+    assert '<img src="figures/' not in html
     assert html.count("data:image/png;base64,") == len(pngs)
     for table in ("summary", "cost", "status"):
         for ext in ("md", "csv", "tex"):

@@ -129,7 +129,9 @@ def test_a_claim_on_a_generator_that_failed_its_gate_is_not_evaluable() -> None:
         Gate("privbayes", "learns", True, ""),
     ]
     judged = {c.id: c for c in apply_gates([claim, sanity], gates)}
-    assert judged["t"].verdict == "not evaluable" and "pategan: learns failed (accuracy 0.36" in judged["t"].why
+    assert (
+        judged["t"].verdict == "not evaluable" and "pategan: learns failed (accuracy 0.36" in judged["t"].why
+    )
     assert judged["s"].verdict == "passes"  # gates decide claims only
     assert apply_gates([claim], gates[1:])[0].verdict == "reproduced"
 
