@@ -10,11 +10,18 @@ adds sweeps at 300 epochs on some datasets (``budget``: CTGAN and TVAE on Loan;
   (the artifacts, labelled with their budget);
 * :func:`budgets` — the rows the claims read (:class:`Budgets`): per (dataset, run) a
   generator's 300-epoch rows where they exist; its cut-budget rows elsewhere only when the cut
-  budget passed every budget gate (:mod:`~.umap_smotenc_2024_gates`: F1 and NNDR the same at
-  both budgets within ±0.05 on every dataset where both ran). Otherwise that generator is
+  budget passed every budget gate (:mod:`~.umap_smotenc_2024_gates`: mean F1 and the three
+  distances the same at both budgets within ±0.05 on every dataset where both ran; a gate
+  without two paired runs is not evaluated and does not count). Otherwise that generator is
   absent there, and claims about it are judged on the datasets where it ran at 300 epochs.
   ``full`` also keeps the cut-budget rows: a trade-off claim whose verdict changes when they
   enter the normalisation rests on them (:mod:`~.umap_smotenc_2024_compare`);
+  :func:`privacy_frame` — the rows of the privacy-only claims: per distance, a cut budget's
+  rows also stand in where that distance's budget gate passed on every dataset measured
+  (e.g. NNDR moves by −0.010 for CTGAN and −0.024 for TVAE between 30 and 300 epochs on Loan,
+  while their F1 moves by +0.23 and +0.56);
+* :func:`scheduled` — the 300-epoch runs the profile's sweeps plan (done or still to run), so a
+  claim can say whether resuming the run decides it;
 * :func:`cost_table` — what the missing 300-epoch runs would cost, measured from the
   committed rows (fit seconds per epoch, sample and metric seconds per trial).
 """
@@ -38,6 +45,10 @@ PAPER_EPOCHS = 300
 UNIT: tuple[str, ...] = ("dataset", "split_seed", "fold")
 """One (dataset, run): the pairing unit of every comparison."""
 BUDGET_GATE = "budget suffices"
+UTILITY_MEASURE = "mean:f1"
+"""The budget gate's utility measure (the trade-off's utility: mean F1 over the classifiers)."""
+PRIVACY_MEASURES: tuple[str, ...] = ("dcr_mean", "nndr_mean", "ratio_1_10_mean")
+"""The privacy distances of Table 6, each with its own budget gate."""
 
 
 def plan_epochs(run: ReproductionRun) -> dict[str, int]:
@@ -78,6 +89,18 @@ def budget_key(generator: str, epochs: float | None) -> str:
     return generator
 
 
+def gate_key(generator: str, epochs: float, dataset: str, measure: str = UTILITY_MEASURE) -> str:
+    """Key of one budget gate: ``sdv_tvae@epochs=30@loan`` (mean F1), ``…@loan:nndr_mean`` (a distance)."""
+    base = f"{budget_key(generator, epochs)}@{dataset}"
+    return base if measure == UTILITY_MEASURE else f"{base}:{measure}"
+
+
+def gate_measure(key: str) -> str:
+    """The measure a budget gate key tests (inverse of :func:`gate_key`)."""
+    tail = key.rsplit("@", 1)[-1]
+    return tail.split(":", 1)[1] if ":" in tail else UTILITY_MEASURE
+
+
 def with_results(run: ReproductionRun, results: pd.DataFrame) -> ReproductionRun:
     """A view of ``run`` on other rows (parameters re-parsed)."""
     return dataclasses.replace(run, results=results, _params=None)
@@ -107,6 +130,8 @@ class Budgets:
         Column ``epochs`` as in :func:`row_epochs`.
     full : DataFrame
         ``rows`` plus the cut-budget rows that failed their gates (where no 300-epoch row exists).
+    results : DataFrame
+        Every row of the run, with ``epochs`` (costs read both budgets).
     cut : dict
         Generator -> the profile's cut epochs.
     cut_ok : dict
@@ -115,17 +140,34 @@ class Budgets:
         Generator -> the failed budget gates of its cut budget.
     paper_datasets : dict
         Generator -> datasets with a 300-epoch run (CTGAN and TVAE).
+    measure_ok : dict
+        (generator, measure) -> whether the cut budget passed that measure's budget gate on every
+        dataset where it was evaluated (and was evaluated somewhere); measures: mean F1 and the
+        three privacy distances.
+    measure_gates : dict
+        (generator, measure) -> the evaluated budget gates of that measure.
+    filled : dict
+        Generator -> mask (over ``full``) of its cut-budget rows in (dataset, run)s without a
+        300-epoch row.
     """
 
     rows: pd.DataFrame
     full: pd.DataFrame
+    results: pd.DataFrame = field(default_factory=pd.DataFrame)
     cut: dict[str, int] = field(default_factory=dict)
     cut_ok: dict[str, bool] = field(default_factory=dict)
     failed: dict[str, list[Gate]] = field(default_factory=dict)
     paper_datasets: dict[str, list[str]] = field(default_factory=dict)
+    measure_ok: dict[tuple[str, str], bool] = field(default_factory=dict)
+    measure_gates: dict[tuple[str, str], list[Gate]] = field(default_factory=dict)
+    filled: dict[str, pd.Series] = field(default_factory=dict)
 
     def failed_keys(self, generator: str) -> list[str]:
         return [g.key for g in self.failed.get(generator, [])]
+
+    def stands_in(self, generator: str, measure: str) -> bool:
+        """Whether ``generator``'s cut-budget rows stand in for ``measure`` where no 300-epoch row exists."""
+        return generator in self.cut and bool(self.measure_ok.get((generator, measure)))
 
 
 def budgets(run: ReproductionRun, gates: Sequence[Gate]) -> Budgets:
@@ -133,7 +175,7 @@ def budgets(run: ReproductionRun, gates: Sequence[Gate]) -> Budgets:
     results = run.results.copy()
     results["epochs"] = row_epochs(results) if len(results) else pd.Series(dtype=float)
     cut = cut_epochs(run)
-    out = Budgets(rows=results, full=results, cut=cut)
+    out = Budgets(rows=results, full=results, results=results, cut=cut)
     if results.empty:
         return out
     keep = pd.Series(True, index=results.index)
@@ -152,13 +194,73 @@ def budgets(run: ReproductionRun, gates: Sequence[Gate]) -> Budgets:
         own = [
             g for g in gates if g.gate == BUDGET_GATE and (g.key == prefix or g.key.startswith(prefix + "@"))
         ]
-        out.failed[name] = [g for g in own if not g.passed]
-        out.cut_ok[name] = bool(own) and all(g.passed for g in own)
+        for measure in (UTILITY_MEASURE, *PRIVACY_MEASURES):
+            evaluated = [g for g in own if g.evaluated and gate_measure(g.key) == measure]
+            out.measure_gates[(name, measure)] = evaluated
+            out.measure_ok[(name, measure)] = bool(evaluated) and all(g.passed for g in evaluated)
+        # the trade-off needs F1 and the privacy distances: the cut budget stands in only when all pass
+        out.failed[name] = [g for g in own if not g.passed and g.evaluated] or [
+            g for g in own if not g.passed
+        ]
+        out.cut_ok[name] = all(out.measure_ok[(name, m)] for m in (UTILITY_MEASURE, *PRIVACY_MEASURES))
         filled = low & ~units.isin(set(units[paper]))
+        out.filled[name] = filled
         keep &= ~mine | paper | (filled if out.cut_ok[name] else False)
         keep_full &= ~mine | paper | filled
     out.rows = results[keep]
     out.full = results[keep_full]
+    out.filled = {name: mask[keep_full.to_numpy()] for name, mask in out.filled.items()}
+    return out
+
+
+def privacy_frame(b: Budgets, measure: str) -> pd.DataFrame:
+    """The rows a privacy-only claim reads for one distance (``measure``).
+
+    ``b.rows``, plus each cut budget's rows in the (dataset, run)s without a 300-epoch row when
+    that distance's budget gate passed on every dataset where it was evaluated: the distance
+    then does not depend on the budget, even where F1 does. The ``learns`` gate of the budget
+    used still applies (:mod:`~.umap_smotenc_2024_evidence`).
+    """
+    extra = [b.filled[g] for g in b.filled if not b.cut_ok.get(g) and b.stands_in(g, measure)]
+    if not extra:
+        return b.rows
+    # full = rows + every generator's filled rows: keep what is not a filled row, or an admitted one
+    any_filled = pd.concat(list(b.filled.values()), axis=1).any(axis=1)
+    admitted = pd.concat(extra, axis=1).any(axis=1)
+    return b.full[(~any_filled | admitted).to_numpy()]
+
+
+def _values(text: str) -> list[str]:
+    """Values of one sweep override (``a,b,c``; ``range(5)`` as 0..4)."""
+    text = text.strip()
+    if text.startswith("range(") and text.endswith(")"):
+        args = [int(a) for a in text[6:-1].split(",") if a.strip()]
+        return [str(v) for v in range(*args)]
+    return [v.strip() for v in text.split(",") if v.strip()]
+
+
+def scheduled(run: ReproductionRun) -> dict[str, dict[str, int]]:
+    """Generator -> dataset -> runs the profile's sweeps plan at SDV's 300 epochs (CTGAN, TVAE).
+
+    Read from the plan (every sweep's full override list), not from the rows: it counts what is
+    done and what resuming the run would still add. A sweep without a ``dataset=`` override is
+    left out (its datasets are not known from the plan alone).
+    """
+    out: dict[str, dict[str, int]] = {name: {} for name in BUDGET_GENERATORS}
+    for sweep in run.plan.sweeps:
+        settings: dict[str, str] = {}
+        for override in run.plan.sweep_overrides(sweep):
+            key, _, value = override.lstrip("+~").partition("=")
+            settings[key] = value
+        datasets = _values(settings.get("dataset", ""))
+        runs = len(_values(settings.get("split_seed", "0"))) * len(_values(settings.get("fold", "0")))
+        for name in _values(settings.get("generator", "")):
+            if name not in out or not datasets:
+                continue
+            epochs = settings.get(f"generator_overrides.{name}.epochs")
+            if epochs is None or int(float(epochs)) == PAPER_EPOCHS:
+                for dataset in datasets:
+                    out[name][dataset] = out[name].get(dataset, 0) + runs
     return out
 
 
@@ -247,15 +349,21 @@ __all__ = [
     "BUDGET_GATE",
     "BUDGET_GENERATORS",
     "PAPER_EPOCHS",
+    "PRIVACY_MEASURES",
     "UNIT",
+    "UTILITY_MEASURE",
     "Budgets",
     "budget_key",
     "budgets",
     "cost_table",
     "cut_epochs",
     "fit_model",
+    "gate_key",
+    "gate_measure",
     "main_results",
     "plan_epochs",
+    "privacy_frame",
     "row_epochs",
+    "scheduled",
     "with_results",
 ]

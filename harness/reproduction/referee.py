@@ -26,11 +26,22 @@ HEADINGS: dict[str, str] = {
 }
 
 
+class Lead(str):
+    """A note that must come before the verdicts (what a reader who stops at the first line needs).
+
+    E.g. "at the paper's own budget the ordering is reversed" or "every claim on PPT rests on a
+    stand-in": a check module's ``referee_notes`` returns ``Lead(text)`` for such a note.
+    """
+
+    __slots__ = ()
+
+
 def referee_summary(checks: Sequence[Check], gates: Sequence[Gate], notes: Sequence[str] = ()) -> list[str]:
-    """Markdown lines: one paragraph per claim verdict, the failed gates, then ``notes``."""
+    """Markdown lines: the :class:`Lead` notes, one paragraph per claim verdict, the failed
+    gates, then the other ``notes``."""
     claims = [c for c in checks if c.is_claim]
     others = [c for c in checks if not c.is_claim]
-    lines: list[str] = []
+    lines: list[str] = [str(n) for n in notes if isinstance(n, Lead) and str(n).strip()]
     if not claims:
         lines.append(
             "This run states no claim of the paper to test (only setup, arithmetic or sanity checks)."
@@ -57,7 +68,7 @@ def referee_summary(checks: Sequence[Check], gates: Sequence[Gate], notes: Seque
         if failing:
             text += " (failing: " + "; ".join(f"{c.claim}" for c in failing) + ")"
         lines.append(text + ".")
-    lines.extend(str(n) for n in notes if str(n).strip())
+    lines.extend(str(n) for n in notes if not isinstance(n, Lead) and str(n).strip())
     return lines
 
 

@@ -133,3 +133,15 @@ def test_budget_gate_asks_for_equivalence_between_budgets(tmp_path: Path) -> Non
     )
     assert budget_gate(still, "gan", param="epochs", low=30, high=300, metric="ml_efficacy",
                        variant="random_forest:accuracy", tolerance=0.02).passed  # fmt: skip
+
+
+def test_lead_notes_open_the_referee_summary() -> None:
+    from harness.reproduction import Check
+    from harness.reproduction.referee import Lead, referee_summary
+    from harness.reproduction.uncertainty import DETERMINISTIC
+
+    claim = Check("c", "the method wins", "wins", "wins by 0.1", "exact", True, kind="claim",
+                  reason="the interval lies above 0", uncertainty=DETERMINISTIC)  # fmt: skip
+    lines = referee_summary([claim], [], ["an ordinary note", Lead("at the paper's budget it loses")])
+    assert lines[0] == "at the paper's budget it loses"
+    assert lines[1].startswith("**Holds** (1 of 1 claims)") and lines[-1] == "an ordinary note"
