@@ -245,7 +245,8 @@ def evaluate(plan: ReproductionPlan, run_dir: Path, *, out_dir: Path | None = No
             name = getattr(function, "__name__", "check").replace("check_", "")
             produced = Check(
                 name.replace("_", "-"), (function.__doc__ or name).strip().splitlines()[0], "", "", "trend",
-                False, "could not be evaluated", error=f"{type(exc).__name__}: {exc}", kind="claim",
+                False, "could not be evaluated", kind="claim",
+                error=f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=-3).strip()}",
             )  # fmt: skip
         checks.extend([produced] if isinstance(produced, Check) else list(produced))
     checks = apply_gates(checks, run.gates)
