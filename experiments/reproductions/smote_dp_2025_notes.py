@@ -29,6 +29,7 @@ from experiments.reproductions.smote_dp_2025_positions import (
 )
 from harness.reproduction import Check, ReproductionRun
 from harness.reproduction.checks import fmt
+from harness.reproduction.referee import Lead
 from harness.reproduction.verdict import REPRODUCED
 
 # claims that can hold without telling anything about what SMOTE adds to DP, and why
@@ -312,8 +313,10 @@ def targets_note(run: ReproductionRun) -> str:
 
 def referee_notes(run: ReproductionRun, checks: list[Check]) -> list[str]:
     """The notes in order of importance (empty ones dropped)."""
+    holds = what_holds(run, checks)
     notes = [
-        underpowered(run, checks), what_holds(run, checks), gates_note(run), pategan_note(run), fig3_note(run),
+        Lead(holds) if holds else holds,  # first: most claims that hold do not test what SMOTE adds to DP
+        underpowered(run, checks), gates_note(run), pategan_note(run), fig3_note(run),
         accuracy_note(run, checks), completeness_note(run), targets_note(run),
     ]  # fmt: skip
     return [n for n in notes if n]

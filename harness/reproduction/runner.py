@@ -35,7 +35,7 @@ from harness.errors import ConfigError, DataError
 from harness.reproduction.adequacy import Gate, apply_gates
 from harness.reproduction.checks import Check
 from harness.reproduction.plan import ReproductionPlan, Sweep
-from harness.reproduction.referee import referee_summary
+from harness.reproduction.referee import Lead, referee_summary
 from harness.reproduction.view import ReproductionRun
 from harness.schema import empty_results
 from harness.storage import atomic_write_json
@@ -310,7 +310,7 @@ def _referee_notes(module: Any, run: ReproductionRun, checks: list[Check]) -> li
     if notes is None:
         return []
     try:
-        return [str(line) for line in notes(run, checks)]
+        return [line if isinstance(line, Lead) else str(line) for line in notes(run, checks)]
     except Exception as exc:
         return [f"(the paper's notes could not be written: {type(exc).__name__}: {exc})"]
 

@@ -493,5 +493,11 @@ def test_the_notes_put_the_missing_power_first(tmp_path: Path) -> None:
     for function in module.CHECKS:
         produced = function(run)
         checks.extend([produced] if isinstance(produced, Check) else produced)
+    from harness.reproduction.referee import Lead
+
     notes = module.referee_notes(run, checks)
-    assert notes and notes[0].startswith("**Underpowered by design.**") and "needed metric change" in notes[0]
+    # a Lead note opens the summary (what the claims that hold test); then the missing power
+    leads = [n for n in notes if isinstance(n, Lead)]
+    assert all(n.startswith("**What the claims that hold test.**") for n in leads)
+    rest = [n for n in notes if not isinstance(n, Lead)]
+    assert rest and rest[0].startswith("**Underpowered by design.**") and "needed metric change" in rest[0]
