@@ -18,7 +18,6 @@ other techniques' cost stays inside the ROPE ("indifferent"). Each is judged per
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 import pandas as pd
 
@@ -38,6 +37,7 @@ from experiments.reproductions.privatesmote_2024_common import (
     pct_series,
     ppt_not_evaluable,
 )
+from experiments.reproductions.privatesmote_2024_fig4 import FIG4, Part
 from experiments.reproductions.privatesmote_2024_stats import (
     AUC_NOISE,
     LINK_NOISE,
@@ -50,9 +50,6 @@ from experiments.reproductions.privatesmote_2024_stats import (
 )
 from harness.reproduction import Check, ReproductionRun, trend, unavailable
 from harness.reproduction import uncertainty as unc
-
-FIG4 = ("figures/fig4_optimisation_paths.png", "tables/fig4_paths.md")
-Part = tuple[dict[str, Any] | None, tuple[str, ...]]
 
 
 def gain_and_cost(
