@@ -143,6 +143,8 @@ def _summary(order: Sequence[str], by_experiment: dict[str, dict[str, RunChecks]
         others = run.other_checks()
         cost = run.data.get("cost", {})
         shown = f"{profile} (**incomplete**)" if run.incomplete else profile
+        if profile == "quick" and len(by_experiment[experiment]) > 1:
+            shown = "quick (smoke test, superseded)"
         trials = f"{run.trials} of {run.planned}" if run.incomplete else str(run.trials)
         kinds = " | ".join(_passing(others[k]) for k in ("setup", "arithmetic", "sanity"))
         lines.append(
@@ -177,21 +179,30 @@ def _section(experiment: str, runs: dict[str, RunChecks]) -> list[str]:
     for profile in _profiles({"protocol", "paper", *runs}):
         run = runs.get(profile)
         if run is not None:
-            lines += _profile_block(experiment, run)
+            superseded = first.profile if profile == "quick" and first.profile != "quick" else None
+            lines += _profile_block(experiment, run, superseded_by=superseded)
         else:
             lines += _not_run(experiment, profile, runs.get("quick"))
     return lines
 
 
-def _profile_block(experiment: str, run: RunChecks) -> list[str]:
+def _profile_block(experiment: str, run: RunChecks, *, superseded_by: str | None = None) -> list[str]:
     data, profile = run.data, run.profile
     where = f"{experiment}/{profile}"
     heading = f"### Profile `{profile}`"
     if run.incomplete:
         heading += f" — incomplete: {run.trials} of {run.planned} trials"
+    elif superseded_by is not None:
+        heading += f" — smoke test, superseded by the `{superseded_by}` run"
     elif profile == "quick":
         heading += " (quick-profile numbers, not the published protocol)"
     lines = [heading, ""]
+    if superseded_by is not None:
+        lines += [
+            f"A smoke test of the pipeline on small data (what CI runs). Its verdicts are not findings about "
+            f"the paper: where they differ from the `{superseded_by}` run's, the `{superseded_by}` run's stand.",
+            "",
+        ]
     if data.get("profile_description"):
         lines += [str(data["profile_description"]), ""]
     kept = " (kept from the committed report: no newer run of this profile on the machine that wrote it)"

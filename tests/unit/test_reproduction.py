@@ -382,3 +382,15 @@ def test_a_sweeps_override_replaces_the_profiles_for_the_same_key() -> None:
 
     assert last_wins(["a=1", "++m.x=10", "b=2", "m.x=0", "+a=3", "-v"]) == ["b=2", "++m.x=0", "+a=3", "-v"]
     assert last_wins(["a=1", "b=2"]) == ["a=1", "b=2"]
+
+
+def test_a_quick_run_beside_a_fuller_one_is_a_superseded_smoke_test(tmp_path: Path) -> None:
+    checks = [exact("k", "k formula", "45", 45, 45, kind="arithmetic")]
+    _fake_run(tmp_path / "results", "data_anonymizer_2023", "2026-01-01_00-00-00", "paper", checks)
+    _fake_run(tmp_path / "results", "data_anonymizer_2023", "2026-01-02_00-00-00", "quick", checks)
+    text = build_document(
+        newest_runs(tmp_path / "results", ["data_anonymizer_2023"]), tmp_path / "out"
+    ).read_text()
+    assert "### Referee's summary (profile `paper`" in text
+    assert "### Profile `quick` — smoke test, superseded by the `paper` run" in text
+    assert "| quick (smoke test, superseded) |" in text and "Its verdicts are not findings" in text
