@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from scipy.stats import norm
+from scipy.stats import t as student_t
 
 from experiments.reproductions.smote_dp_2025_evidence import (
     REAL,
@@ -159,22 +159,29 @@ def check_dp_inconsistent(run: ReproductionRun) -> Check:
         for label in DP_POSITIONS:
             frame = targets(run, label, dataset)
             for target, row in frame.iterrows():
-                se = float(row["sd"]) / float(row["games"]) ** 0.5
+                games = int(row["games"])
+                se = float(row["sd"]) / games**0.5
                 records.append(
-                    (f"{FIG_DATASETS[dataset]} {short(label)} target {target}", float(row["pg"]), se)
+                    (f"{FIG_DATASETS[dataset]} {short(label)} target {target}", float(row["pg"]), se, games)
                 )
     if not records:
         return unavailable(
             "s4-dp-inconsistent", claim, paper, "trend", missing_reason(run, "PrivBayes"), kind="claim"
         )
-    z = float(norm.ppf(1 - 0.025 / len(records)))
-    name, pg, se = max(records, key=lambda r: 1 - r[1] - z * r[2])
-    exposed = sum(1 - p - z * s > 0 for _, p, s in records)
-    entry = unc.interval(f"1 − PG of the most exposed ({name})", 1 - pg, 1 - pg - z * se, 1 - pg + z * se)
-    record = unc.record(f"normal interval of each target's game mean, Bonferroni over the {len(records)} DP targets "
-                        "read (95 % family-wise); the most exposed target's", [entry], n=len(records))  # fmt: skip
+    level = 1 - 0.025 / len(records)  # Bonferroni over the targets read, two-sided 95 % family-wise
+
+    def half(se: float, games: int) -> float:  # Student t: the SD comes from the same few games
+        return float(student_t.ppf(level, max(games - 1, 1))) * se
+
+    name, pg, se, games = max(records, key=lambda r: 1 - r[1] - half(r[2], r[3]))
+    exposed = sum(1 - p - half(s, g) > 0 for _, p, s, g in records)
+    width = half(se, games)
+    entry = unc.interval(f"1 − PG of the most exposed ({name})", 1 - pg, 1 - pg - width, 1 - pg + width)
+    record = unc.record(f"Student-t interval (df = games − 1) of each target's game mean, Bonferroni over the "
+                        f"{len(records)} DP targets read (95 % family-wise); the most exposed target's", [entry],
+                        n=len(records))  # fmt: skip
     observed = (f"{exposed} of {len(records)} targets with PG below 1 beyond noise; most exposed: {name} PG {fmt(pg)} "
-                f"(± {fmt(z * se)}); lowest PG per dataset (any ε): "
+                f"(± {fmt(width)}); lowest PG per dataset (any ε): "
                 + "; ".join(f"{k} {v}" for k, v in lowest.items()))  # fmt: skip
     return trend("s4-dp-inconsistent", claim, paper, observed, pg < 1, kind="claim", uncertainty=record,
                  depends_on=tuple(dict.fromkeys(k for d in keep for k in keys_of(run, DP_POSITIONS, d))),
