@@ -55,8 +55,12 @@ def convert_column(values: pd.Series, kind: str, *, where: str) -> pd.Series:
         numeric = pd.to_numeric(values, errors="coerce")
         bad = numeric.isna() & values.notna()
         if bad.any():
-            example = values[bad].iloc[0]
-            raise DataError(f"{where} must be numeric ({kind}); got non-numeric value {example!r}")
+            # the value itself is not quoted: an error message can reach shareable result rows (issue 29)
+            first = int(np.flatnonzero(bad.to_numpy())[0]) + 1
+            raise DataError(
+                f"{where} must be numeric ({kind}); got a non-numeric value in {int(bad.sum())} row(s), "
+                f"the first in data row {first}"
+            )
         numeric = numeric.astype("float64")
         if kind == "integer":
             numeric = pd.Series(np.rint(numeric.to_numpy()), name=values.name)
@@ -66,8 +70,11 @@ def convert_column(values: pd.Series, kind: str, *, where: str) -> pd.Series:
     if kind == "datetime":
         try:
             return pd.to_datetime(values, errors="raise")
-        except (ValueError, TypeError) as exc:
-            raise DataError(f"{where} must hold dates; {exc}") from None
+        except (ValueError, TypeError):
+            parsed = pd.to_datetime(values, errors="coerce", format="mixed")
+            bad = np.flatnonzero((parsed.isna() & values.notna()).to_numpy())
+            where_bad = f" in {len(bad)} row(s), the first in data row {int(bad[0]) + 1}" if len(bad) else ""
+            raise DataError(f"{where} must hold dates; got a value that is not a date{where_bad}") from None
     # categorical, ordinal, identifier: strings, NaN for missing
     return _as_labels(values)
 

@@ -126,7 +126,8 @@ def test_missing_file_at_fit_and_bad_content_are_one_line_data_errors(tmp_path: 
         _fit(path)
     path = _write(tmp_path, "n,x,c,y\nseven,2.0,a,u\n", "bad.csv")
     with pytest.raises(
-        DataError, match=r"column 'n' must be numeric \(integer\); got non-numeric value 'seven'"
+        DataError,
+        match=r"column 'n' must be numeric \(integer\); got a non-numeric value in 1 row\(s\), the first in data row \d+",
     ):
         _fit(path)
     path = _write(tmp_path, "n,x,c,y\n1,2.0,zzz,u\n", "unseen.csv")

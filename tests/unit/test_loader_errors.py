@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import pandas as pd
 import pytest
 
 from harness.datasets import load_dataset, load_spec
@@ -190,7 +191,7 @@ def test_non_numeric_value_in_numeric_column(tmp_path: Path, data_file: Any) -> 
         _spec(),
         tmp_path,
         DataError,
-        r"data\.csv: column 'age' must be numeric \(integer\); got non-numeric value 'forty'",
+        r"data\.csv: column 'age' must be numeric \(integer\); got a non-numeric value in 1 row\(s\), the first in data row \d+",
     )
 
 
@@ -335,3 +336,13 @@ def test_bad_dataset_defaults_fail_with_one_line(tmp_path: Path, files: dict[str
     with pytest.raises(ConfigError, match=pattern) as info:
         load_spec("a", extra_dirs=(tmp_path,))
     assert "\n" not in str(info.value)
+
+
+def test_conversion_errors_name_rows_never_values() -> None:
+    """An error can reach shareable result rows (issue 29): it names rows, never the real values."""
+    from harness.dtypes import convert_column
+
+    for kind, values in (("integer", ["1", "Jane Doe", "3"]), ("datetime", ["2024-01-02", "Jane Doe"])):
+        with pytest.raises(DataError) as info:
+            convert_column(pd.Series(values), kind, where="people.csv: column 'x'")
+        assert "Jane" not in str(info.value) and "the first in data row 2" in str(info.value)
