@@ -255,7 +255,7 @@ def budget_note(run: ReproductionRun) -> str:
         parts.append(
             f"{label} ran {epochs} of SDV's {PAPER_EPOCHS} epochs in the main sweeps and {PAPER_EPOCHS} on {paper}; "
             f"from {epochs} to {PAPER_EPOCHS} epochs (paired by run) {shown or 'nothing was measured'}"
-            + (f", so its {epochs}-epoch {'/'.join(standing)} stand in for the privacy-only claims where no "
+            + (f", so its {epochs}-epoch {' and '.join(standing)} stand in for the privacy-only claims where no "
                f"{PAPER_EPOCHS}-epoch run exists" if standing else "")
             + ("" if b.cut_ok.get(name) else f"; its {epochs}-epoch rows never enter a trade-off or F1 claim")
         )  # fmt: skip

@@ -79,7 +79,7 @@ def privacy_scope(ev: Evidence, generator: str) -> str:
             failing.append(f"{SHORT[m]} {detail} on {bad[0].key.rsplit('@', 1)[-1].split(':')[0]}")
     text = f"{label} at {PAPER_EPOCHS} epochs on {paper}"
     if standing:
-        text += (f"; its {cut}-epoch {'/'.join(standing)} stand in elsewhere (their {cut} → {PAPER_EPOCHS}-epoch "
+        text += (f"; its {cut}-epoch {' and '.join(standing)} stand in elsewhere (their {cut} → {PAPER_EPOCHS}-epoch "
                  "budget gates pass)")  # fmt: skip
     if failing:
         text += (
