@@ -50,7 +50,10 @@ def referee_summary(checks: Sequence[Check], gates: Sequence[Gate], notes: Seque
         chosen = [c for c in claims if c.verdict == verdict]
         if chosen:
             lines.append(f"**{heading}** ({len(chosen)} of {len(claims)} claims): {_items(chosen, verdict)}.")
-    failed = list({(g.key, g.gate, g.detail): g for g in gates if not g.passed}.values())
+    failed: list[Gate] = []  # one line per (generator, gate), e.g. an ε gate failed on two datasets
+    for gate in gates:
+        if not gate.passed and all((g.key, g.gate) != (gate.key, gate.gate) for g in failed):
+            failed.append(gate)
     if failed:
         parts = []
         for gate in failed:
