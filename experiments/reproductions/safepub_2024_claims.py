@@ -312,7 +312,7 @@ def check_classes_flat(run: ReproductionRun) -> Check:
         float(bottom.mean() - top.mean()) if len(top) and len(bottom) else None,
         -band, band, kind="claim", digits=2,
         reason=f"log ratio of the geometric means over the runs (ratio {ratio:.2f}; ±log 2 band, the paper's "
-        f"{classes[-1]}/{classes[0]} = {classes[-1] / classes[0]:.2f}); our node comes from {STAND_IN.split(' (')[0]}"
+        f"{classes[-1]}/{classes[0]} = {classes[-1] / classes[0]:.2f}); here {STAND_IN}"
         + (f"; {quick_note(run)}one run per cell" if run.quick else ""),
         evidence=[TABLE_EVIDENCE[3.0]],
         uncertainty=unc.record(
