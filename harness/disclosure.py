@@ -161,10 +161,8 @@ def _json_objects(text: str) -> Iterator[dict[str, Any]]:
 
 
 def _positions(values: Any) -> dict[str, set[int]]:
-    index: dict[str, set[int]] = {}
-    for i, value in enumerate(values):
-        index.setdefault(str(value), set()).add(i)
-    return index
+    series = pd.Series(values, dtype=object).astype(str)
+    return {str(k): set(v.tolist()) for k, v in series.groupby(series, sort=False).indices.items()}
 
 
 def _text(value: Any) -> str:

@@ -133,8 +133,11 @@ def write_exposed_records(run_dir: Path) -> tuple[Path, int, int]:
     if named.empty:
         raise DataError(f"{run_dir}: no mia_audit or mia_privacy_gain row names a record (keyed)")
     parts = []
+    frames = run_datasets(run_dir)  # every dataset loaded once
     for dataset, group in named.groupby("dataset", sort=True):
-        frame = _dataset_frame(run_dir, str(dataset))
+        if str(dataset) not in frames:
+            raise DataError(f"{run_dir}: no job's .hydra/config.yaml has dataset {dataset!r}")
+        frame = frames[str(dataset)]
         position = {ref: i for i, ref in enumerate(references(frame))}
         found = [position.get(str(ref).split("#")[0]) for ref in group["record"]]  # ref#2: a repeat
         rows = pd.Series(found, index=group.index, dtype="Float64")
@@ -193,14 +196,6 @@ def _named_datasets(root: Path) -> set[str]:
             continue
         names |= {str(v) for v in column if v is not None}
     return names
-
-
-def _dataset_frame(run_dir: Path, dataset: str) -> pd.DataFrame:
-    """The dataset as the run's trials loaded it, from a job's saved configuration."""
-    frames = run_datasets(run_dir)
-    if dataset not in frames:
-        raise DataError(f"{run_dir}: no job's .hydra/config.yaml has dataset {dataset!r}")
-    return frames[dataset]
 
 
 def leak_check_cli(args: argparse.Namespace) -> int:
